@@ -1,0 +1,1 @@
+"""The iridescia command-line client (Click + requests)."""

@@ -1,0 +1,1 @@
+"""Gems of Iridescia rules engine: pure, event-sourced, no I/O. See docs/engine-api.md."""

@@ -1,0 +1,1 @@
+"""The Iridescia REST server (Flask + flask-smorest + SQLModel)."""
