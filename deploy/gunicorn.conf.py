@@ -1,0 +1,38 @@
+"""gunicorn settings for the Iridescia API (used by the Docker image and the systemd unit).
+
+Every value can be overridden from the environment, so one file serves both. The API processes are
+stateless: all state is in PostgreSQL, so any number of them may run behind a load balancer.
+"""
+
+import multiprocessing
+import os
+
+bind = os.environ.get("IRIDESCIA_BIND", "0.0.0.0:8000")
+
+# Threads per worker let a long-poll (GET /games/{id}/events?wait=30) wait without holding a whole
+# process; the rules engine is CPU-bound, so processes, not threads, give the parallelism.
+worker_class = "gthread"
+workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2))
+threads = int(os.environ.get("IRIDESCIA_THREADS", "8"))
+
+# Longer than the longest long-poll (30 s) so a waiting request is never killed as hung.
+timeout = int(os.environ.get("IRIDESCIA_WORKER_TIMEOUT", "60"))
+graceful_timeout = 30
+keepalive = 5
+
+# Restart workers now and then so a slow leak or cache growth cannot grow without bound.
+max_requests = int(os.environ.get("IRIDESCIA_MAX_REQUESTS", "5000"))
+max_requests_jitter = max_requests // 10
+
+# Do not preload: each worker opens its own database connections after the fork.
+preload_app = False
+
+# Logs go to stdout/stderr, one line per request, for journald, docker logs or a log shipper.
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("IRIDESCIA_LOG_LEVEL", "info")
+# The common log format plus the duration in milliseconds, so slow requests stand out.
+access_log_format = '%(h)s - - %(t)s "%(r)s" %(s)s %(B)s %(M)sms "%(a)s"'
+
+# Trust X-Forwarded-* only from the reverse proxy in front (comma-separated addresses).
+forwarded_allow_ips = os.environ.get("IRIDESCIA_FORWARDED_ALLOW_IPS", "127.0.0.1")
