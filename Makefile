@@ -1,11 +1,19 @@
-# Every target makes the virtual environment when needed and installs the project into it.
+# Every target makes the virtual environment when needed and installs the project into it,
+# so `make run` and `make test` work on a fresh clone with nothing done before them.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: venv run test lint bench openapi clean
+.PHONY: help venv run test lint bench openapi clean
+
+help:
+	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/)"
+	@echo "make test     ruff, then the whole test suite on SQLite and PostgreSQL (127.0.0.1:5432, database test)"
+	@echo "make bench    every benchmark under bench/ (figures in docs/performance.md)"
+	@echo "make openapi  regenerate openapi.yaml from the app"
+	@echo "make clean    remove .venv, var/ and caches"
 
 venv: $(STAMP)
 
@@ -21,14 +29,17 @@ run: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# pytest exits 5 when it collected no tests: say so, and fail like any other non-zero code.
 test: lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; failing" >&2; fi; \
+	exit $$rc
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
 openapi: $(STAMP)
-	$(BIN)/iridescia-server openapi > openapi.yaml
+	$(BIN)/iridescia-server openapi > openapi.yaml.tmp && mv openapi.yaml.tmp openapi.yaml
 
 clean:
 	rm -rf $(VENV) var .pytest_cache .ruff_cache *.egg-info
