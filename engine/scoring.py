@@ -1,0 +1,617 @@
+"""Final scoring: leftover gems, relic sets, tile sets, the secret objective, total and rank.
+
+The rules are the rulebook's "End of Game Scoring" and "Secret Objectives" as fixed by RULINGS
+§6-§7; where both are silent, docs/rulings.md ("Scoring") says what we chose.
+
+Wilds are chosen as counts, not card by card: how many rainbow tiles count as each gem, how many
+Iridia relics count as each category. Every such split is tried (a few hundred at most), and in a
+split each wild has exactly one type, used for its set and for the objective alike: that is the
+rulebook's "same type in both" constraint, and a wild left out of every set can still take the
+objective's type because the split that gives it that type is tried too.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+CATEGORIES = ("jewelry", "tech", "lore")
+IRIDIA = "iridia"
+RAINBOW = "rainbow"
+LEFTOVER_RULES = ("any", "same_type")
+
+# (tiles in the set, points), largest first.
+TILE_SETS = ((7, 12), (5, 7), (3, 3))
+MIXED_RELIC_SET = 5
+RELIC_TRIPLE = {"jewelry": 5, "tech": 7, "lore": 9}
+# Tie-breakers after the Iridia Stone, strongest first.
+TOKEN_TIE_ORDER = ("throne", "scepter", "banner")
+
+
+# --- component data ---------------------------------------------------------------------------
+# Interim copy of the card facts scoring needs, until engine/data.py lands.
+
+
+@dataclass(frozen=True)
+class _RelicFacts:
+    category: str
+    lead_gem: str | None
+
+
+def _relic_table() -> dict[str, _RelicFacts]:
+    rows = {
+        "jewelry": (
+            "amethyst_ring", "emerald_jewelry_box", "citrine_amulet", "sapphire_pendant",
+            "emerald_brooch", "citrine_earrings", "sapphire_chatelaine", "amethyst_bracelet",
+        ),
+        "tech": (
+            "citrine_miners_hat", "amethyst_compass", "sapphire_droid", "emerald_goggles",
+            "amethyst_power_core", "sapphire_spyglass",
+        ),
+        "lore": (
+            "amethyst_vase", "emerald_lantern", "citrine_plate", "citrine_talisman",
+            "sapphire_sun_dial", "emerald_tablet",
+        ),
+    }
+    table = {
+        relic: _RelicFacts(category, relic.split("_")[0])
+        for category, relics in rows.items()
+        for relic in relics
+    }
+    for relic in ("iridia_chalice", "iridia_crown", "iridia_tiara", "book_of_iridescia"):
+        table[relic] = _RelicFacts(IRIDIA, None)
+    return table
+
+
+_RELICS = _relic_table()
+_OBJECTIVE_POINTS = {
+    "glimmering_gold": 7,
+    "amethyst_aficionado": 5, "citrine_crazy": 5, "emerald_enthusiast": 5, "sapphire_savant": 5,
+    "regal_rainbow": 7,
+    "all_about_amethyst": 7, "classy_citrine": 7, "emerald_euphoria": 7, "sapphire_saturation": 7,
+    "remarkable_restorer": 7,
+    "jazzy_jeweler": 5, "lots_o_lore": 7, "tantalizing_tech": 7,
+    "master_miner": 7,
+}
+_ROYALTY_TOKENS = ("throne", "scepter", "banner")
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+class ScoringError(ValueError):
+    """Scoring was given something that cannot be a finished player's victory pile."""
+
+
+class InvalidTally(ScoringError):
+    """A PlayerTally names an unknown component or holds an impossible count."""
+
+
+class InvalidOutcome(ScoringError):
+    """An outcome dict (from storage or the wire) does not have the shape Outcome.to_dict gives."""
+
+
+# --- objectives -------------------------------------------------------------------------------
+
+# What each objective asks for. "most_*" goals compare against every other participant.
+MOST_COINS = "most_coins"
+MOST_TILES = "most_tiles"
+MOST_LEAD_GEM = "most_lead_gem"
+MOST_CATEGORY = "most_category"
+EVERY_LEAD_GEM = "every_lead_gem"
+EVERY_CATEGORY = "every_category"
+RELIC_COUNT = "relic_count"
+_TILE_GOALS = (MOST_TILES,)
+_CATEGORY_GOALS = (MOST_CATEGORY, EVERY_CATEGORY)
+_MOST_GOALS = (MOST_COINS, MOST_TILES, MOST_LEAD_GEM, MOST_CATEGORY)
+REMARKABLE_RESTORER_RELICS = 5
+
+
+@dataclass(frozen=True)
+class Goal:
+    objective: str
+    kind: str
+    subject: str | None
+    points: int
+
+
+_GOAL_SHAPES: dict[str, tuple[str, str | None]] = {
+    "glimmering_gold": (MOST_COINS, None),
+    "amethyst_aficionado": (MOST_TILES, "amethyst"),
+    "citrine_crazy": (MOST_TILES, "citrine"),
+    "emerald_enthusiast": (MOST_TILES, "emerald"),
+    "sapphire_savant": (MOST_TILES, "sapphire"),
+    "regal_rainbow": (EVERY_LEAD_GEM, None),
+    "all_about_amethyst": (MOST_LEAD_GEM, "amethyst"),
+    "classy_citrine": (MOST_LEAD_GEM, "citrine"),
+    "emerald_euphoria": (MOST_LEAD_GEM, "emerald"),
+    "sapphire_saturation": (MOST_LEAD_GEM, "sapphire"),
+    "remarkable_restorer": (RELIC_COUNT, None),
+    "jazzy_jeweler": (MOST_CATEGORY, "jewelry"),
+    "lots_o_lore": (MOST_CATEGORY, "lore"),
+    "tantalizing_tech": (MOST_CATEGORY, "tech"),
+    "master_miner": (EVERY_CATEGORY, None),
+}
+
+
+def goal_of(objective: str) -> Goal:
+    """The condition and points of an objective card, by id."""
+    try:
+        kind, subject = _GOAL_SHAPES[objective]
+        points = _OBJECTIVE_POINTS[objective]
+    except KeyError:
+        raise InvalidTally(f"unknown objective {objective!r}") from None
+    return Goal(objective, kind, subject, points)
+
+
+# --- input ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerTally:
+    """A finished participant's victory pile and hold, as final scoring needs them.
+
+    `in_game` already holds every point scored during play (tile bonuses, relics, the Iridia
+    Stone's 10, the royalty token). `tile_gems` has one entry per tile kept: its gem, or
+    "rainbow" for a rainbow tile and for the Iridia Stone tile. `objectives` are the objective
+    cards still held: one after the Forest, two if the player never got there, none for the Rhom.
+    """
+
+    seat: int
+    in_game: int
+    hold: Mapping[str, int] = field(default_factory=dict)
+    coins: int = 0
+    tile_gems: Sequence[str] = ()
+    relics: Sequence[str] = ()
+    objectives: Sequence[str] = ()
+    royalty_token: str | None = None
+    has_iridia_stone: bool = False
+
+    def __post_init__(self) -> None:
+        where = f"seat {self.seat}"
+        if not isinstance(self.seat, int) or self.seat < 0:
+            raise InvalidTally(f"seat must be a number from 0, not {self.seat!r}")
+        for name in ("in_game", "coins"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0:
+                raise InvalidTally(f"{where}: {name} must be a whole number ≥ 0, not {value!r}")
+        for gem, count in self.hold.items():
+            if gem not in GEMS:
+                raise InvalidTally(f"{where}: unknown gem {gem!r} in the hold")
+            if not isinstance(count, int) or count < 0:
+                raise InvalidTally(f"{where}: {count!r} {gem} in the hold is not a count")
+        for gem in self.tile_gems:
+            if gem not in GEMS and gem != RAINBOW:
+                raise InvalidTally(f"{where}: tile gem {gem!r} is neither a gem nor 'rainbow'")
+        for relic in self.relics:
+            if relic not in _RELICS:
+                raise InvalidTally(f"{where}: unknown relic {relic!r}")
+        if len(set(self.relics)) != len(self.relics):
+            raise InvalidTally(f"{where}: a relic appears twice in {list(self.relics)!r}")
+        if len(self.objectives) > 2:
+            raise InvalidTally(f"{where}: holds {len(self.objectives)} objectives, at most 2")
+        for objective in self.objectives:
+            goal_of(objective)
+        if self.royalty_token is not None and self.royalty_token not in _ROYALTY_TOKENS:
+            raise InvalidTally(f"{where}: unknown royalty token {self.royalty_token!r}")
+        # Freeze the containers so a tally is a value.
+        object.__setattr__(self, "hold", dict(self.hold))
+        object.__setattr__(self, "tile_gems", tuple(self.tile_gems))
+        object.__setattr__(self, "relics", tuple(self.relics))
+        object.__setattr__(self, "objectives", tuple(self.objectives))
+
+
+@dataclass(frozen=True)
+class _Pile:
+    """A tally's counts, split into plain cards and wilds."""
+
+    tiles: Counter[str]
+    wild_tiles: int
+    categories: Counter[str]
+    lead_gems: Counter[str]
+    by_category: dict[str, tuple[str, ...]]
+    iridia: tuple[str, ...]
+    relic_count: int
+    coins: int
+
+    @classmethod
+    def of(cls, tally: PlayerTally) -> _Pile:
+        tiles = Counter(gem for gem in tally.tile_gems if gem != RAINBOW)
+        by_category: dict[str, list[str]] = {category: [] for category in CATEGORIES}
+        iridia: list[str] = []
+        lead_gems: Counter[str] = Counter()
+        for relic in sorted(tally.relics):
+            facts = _RELICS[relic]
+            if facts.category == IRIDIA:
+                iridia.append(relic)
+            else:
+                by_category[facts.category].append(relic)
+                lead_gems[facts.lead_gem] += 1
+        return cls(
+            tiles=tiles,
+            wild_tiles=len(tally.tile_gems) - sum(tiles.values()),
+            categories=Counter({c: len(rs) for c, rs in by_category.items()}),
+            lead_gems=lead_gems,
+            by_category={c: tuple(rs) for c, rs in by_category.items()},
+            iridia=tuple(iridia),
+            relic_count=len(tally.relics),
+            coins=tally.coins,
+        )
+
+    def rival_count(self, goal: Goal) -> int:
+        """What this participant counts against someone else's "most" objective: every wild of
+        theirs counted as the type in question (docs/rulings.md, "Scoring")."""
+        if goal.kind == MOST_COINS:
+            return self.coins
+        if goal.kind == MOST_TILES:
+            return self.tiles[goal.subject] + self.wild_tiles
+        if goal.kind == MOST_LEAD_GEM:
+            return self.lead_gems[goal.subject] + len(self.iridia)
+        if goal.kind == MOST_CATEGORY:
+            return self.categories[goal.subject] + len(self.iridia)
+        raise AssertionError(goal.kind)
+
+
+# --- set arithmetic ---------------------------------------------------------------------------
+
+
+@functools.cache
+def tile_sets_for(count: int) -> tuple[int, tuple[int, ...]]:
+    """The most points `count` tiles of one gem make, and the set sizes that make them."""
+    if count < 3:
+        return 0, ()
+    best = tile_sets_for(count - 1)  # one tile left out of every set
+    for size, points in TILE_SETS:
+        if size <= count:
+            rest_points, rest_sizes = tile_sets_for(count - size)
+            if rest_points + points > best[0]:
+                best = rest_points + points, tuple(sorted((size, *rest_sizes), reverse=True))
+    return best
+
+
+def relic_sets_for(counts: Mapping[str, int]) -> tuple[int, int]:
+    """The most points relics of these category counts make, and how many mixed sets
+    (Jewelry+Tech+Lore) that takes; the rest of each category goes in threes."""
+    best_points, best_mixed = -1, 0
+    for mixed in range(min(counts[c] for c in CATEGORIES) + 1):
+        points = MIXED_RELIC_SET * mixed + sum(
+            RELIC_TRIPLE[c] * ((counts[c] - mixed) // 3) for c in CATEGORIES
+        )
+        if points > best_points:
+            best_points, best_mixed = points, mixed
+    return best_points, best_mixed
+
+
+def _splits(total: int, parts: int) -> Iterator[tuple[int, ...]]:
+    """Every way to share `total` identical wilds among `parts` types."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total, -1, -1):
+        for rest in _splits(total - first, parts - 1):
+            yield (first, *rest)
+
+
+def leftover_gem_points(hold: Mapping[str, int], rule: str) -> int:
+    """1 point per 2 gems of any types, or (variant) per 2 gems of one type."""
+    if rule == "any":
+        return sum(hold.values()) // 2
+    if rule == "same_type":
+        return sum(count // 2 for count in hold.values())
+    raise ScoringError(f"unknown leftover_gems rule {rule!r}; expected one of {LEFTOVER_RULES}")
+
+
+# --- one player's best choice ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _TileChoice:
+    points: int  # sets, plus the objective when it is about tiles and met
+    counts: dict[str, int]
+    rainbow_as: dict[str, int]
+
+
+@dataclass(frozen=True)
+class _RelicChoice:
+    points: int  # sets, plus the objective when it is about categories and met
+    counts: dict[str, int]
+    iridia_as: dict[str, int]
+    mixed: int
+
+
+@dataclass(frozen=True)
+class _GoalCheck:
+    met: bool
+    count: int
+    needed: int | None  # the best rival count ("most"), or the count the goal requires
+
+
+def _check(goal: Goal, pile: _Pile, tiles: Mapping[str, int], categories: Mapping[str, int],
+           rival: int) -> _GoalCheck:
+    if goal.kind == MOST_COINS:
+        count = pile.coins
+    elif goal.kind == MOST_TILES:
+        count = tiles[goal.subject]
+    elif goal.kind == MOST_LEAD_GEM:
+        count = pile.lead_gems[goal.subject] + len(pile.iridia)
+    elif goal.kind == MOST_CATEGORY:
+        count = categories[goal.subject]
+    elif goal.kind == EVERY_LEAD_GEM:
+        missing = sum(1 for gem in GEMS if pile.lead_gems[gem] == 0)
+        count = len(GEMS) - max(0, missing - len(pile.iridia))
+        return _GoalCheck(count == len(GEMS), count, len(GEMS))
+    elif goal.kind == EVERY_CATEGORY:
+        count = sum(1 for c in CATEGORIES if categories[c] > 0)
+        return _GoalCheck(count == len(CATEGORIES), count, len(CATEGORIES))
+    elif goal.kind == RELIC_COUNT:
+        count = pile.relic_count
+        return _GoalCheck(count >= REMARKABLE_RESTORER_RELICS, count, REMARKABLE_RESTORER_RELICS)
+    else:
+        raise AssertionError(goal.kind)
+    # "Most" is met on a tie for most, and needs at least one (RULINGS §7).
+    return _GoalCheck(count >= 1 and count >= rival, count, rival)
+
+
+def _best_tiles(pile: _Pile, goal: Goal | None, rival: int) -> _TileChoice:
+    best: _TileChoice | None = None
+    for split in _splits(pile.wild_tiles, len(GEMS)):
+        rainbow_as = dict(zip(GEMS, split, strict=True))
+        counts = {gem: pile.tiles[gem] + rainbow_as[gem] for gem in GEMS}
+        points = sum(tile_sets_for(counts[gem])[0] for gem in GEMS)
+        if goal is not None and goal.kind in _TILE_GOALS:
+            if _check(goal, pile, counts, {}, rival).met:
+                points += goal.points
+        if best is None or points > best.points:
+            best = _TileChoice(points, counts, rainbow_as)
+    assert best is not None
+    return best
+
+
+def _best_relics(pile: _Pile, goal: Goal | None, rival: int) -> _RelicChoice:
+    best: _RelicChoice | None = None
+    for split in _splits(len(pile.iridia), len(CATEGORIES)):
+        iridia_as = dict(zip(CATEGORIES, split, strict=True))
+        counts = {c: pile.categories[c] + iridia_as[c] for c in CATEGORIES}
+        points, mixed = relic_sets_for(counts)
+        if goal is not None and goal.kind in _CATEGORY_GOALS:
+            if _check(goal, pile, {}, counts, rival).met:
+                points += goal.points
+        if best is None or points > best.points:
+            best = _RelicChoice(points, counts, iridia_as, mixed)
+    assert best is not None
+    return best
+
+
+@dataclass(frozen=True)
+class _Choice:
+    tiles: _TileChoice
+    relics: _RelicChoice
+    goal: Goal | None
+    check: _GoalCheck | None
+
+    @property
+    def objective_points(self) -> int:
+        return self.goal.points if self.check is not None and self.check.met else 0
+
+    @property
+    def tile_set_points(self) -> int:
+        return sum(tile_sets_for(n)[0] for n in self.tiles.counts.values())
+
+    @property
+    def relic_set_points(self) -> int:
+        return relic_sets_for(self.relics.counts)[0]
+
+
+def _best_choice(pile: _Pile, goals: Sequence[Goal], rivals: Sequence[_Pile]) -> _Choice:
+    """The wild split and the objective (when two are held, only one scores) worth the most."""
+    best: _Choice | None = None
+    for goal in goals or (None,):
+        rival = 0
+        if goal is not None and goal.kind in _MOST_GOALS:
+            rival = max((other.rival_count(goal) for other in rivals), default=0)
+        tiles = _best_tiles(pile, goal, rival)
+        relics = _best_relics(pile, goal, rival)
+        check = None
+        if goal is not None:
+            check = _check(goal, pile, tiles.counts, relics.counts, rival)
+        choice = _Choice(tiles, relics, goal, check)
+        if best is None or _worth(choice) > _worth(best):
+            best = choice
+    assert best is not None
+    return best
+
+
+def _worth(choice: _Choice) -> int:
+    return choice.tile_set_points + choice.relic_set_points + choice.objective_points
+
+
+# --- detail (what the players see of the choice) -----------------------------------------------
+
+
+def _tile_detail(choice: _TileChoice) -> list[dict[str, Any]]:
+    sets = []
+    for gem in GEMS:
+        for size in tile_sets_for(choice.counts[gem])[1]:
+            sets.append({"gem": gem, "size": size, "points": dict(TILE_SETS)[size]})
+    return sets
+
+
+def _iridia_roles(pile: _Pile, choice: _Choice) -> dict[str, dict[str, str | None]]:
+    """Which category (and, when an objective needs it, lead gem) each Iridia relic plays."""
+    categories = [c for c in CATEGORIES for _ in range(choice.relics.iridia_as[c])]
+    lead_gems: list[str | None] = [None] * len(pile.iridia)
+    goal = choice.goal
+    if goal is not None and goal.kind == MOST_LEAD_GEM:
+        lead_gems = [goal.subject] * len(pile.iridia)
+    elif goal is not None and goal.kind == EVERY_LEAD_GEM:
+        missing = [gem for gem in GEMS if pile.lead_gems[gem] == 0]
+        lead_gems = (missing + lead_gems)[: len(pile.iridia)]
+    return {
+        relic: {"category": category, "lead_gem": lead}
+        for relic, category, lead in zip(pile.iridia, categories, lead_gems, strict=True)
+    }
+
+
+def _relic_detail(pile: _Pile, choice: _Choice, roles: Mapping[str, Mapping[str, Any]]
+                  ) -> list[dict[str, Any]]:
+    # Plain relics first, then the Iridia relics playing that category.
+    pools = {
+        c: list(pile.by_category[c]) + [r for r, role in roles.items() if role["category"] == c]
+        for c in CATEGORIES
+    }
+    sets = []
+    for _ in range(choice.relics.mixed):
+        sets.append({"kind": "mixed", "relics": [pools[c].pop(0) for c in CATEGORIES],
+                     "points": MIXED_RELIC_SET})
+    for c in CATEGORIES:
+        while len(pools[c]) >= 3:
+            sets.append({"kind": c, "relics": [pools[c].pop(0) for _ in range(3)],
+                         "points": RELIC_TRIPLE[c]})
+    return sets
+
+
+def _objective_detail(tally: PlayerTally, choice: _Choice) -> dict[str, Any] | None:
+    if choice.goal is None:
+        return None
+    assert choice.check is not None
+    return {
+        "id": choice.goal.objective,
+        "held": list(tally.objectives),
+        "met": choice.check.met,
+        "count": choice.check.count,
+        "needed": choice.check.needed,
+        "points": choice.objective_points,
+    }
+
+
+# --- output -----------------------------------------------------------------------------------
+
+_SCORE_FIELDS = ("in_game", "gems", "relic_sets", "tile_sets", "objective", "total", "rank")
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """One participant's final score. `detail` is plain JSON: the chosen sets and wilds."""
+
+    seat: int
+    in_game: int
+    gems: int
+    relic_sets: int
+    tile_sets: int
+    objective: int
+    total: int
+    rank: int
+    detail: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, **{name: getattr(self, name) for name in _SCORE_FIELDS},
+                "detail": copy.deepcopy(self.detail)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeatScore:
+        if not isinstance(data, Mapping):
+            raise InvalidOutcome(f"a seat's score must be an object, not {data!r}")
+        values = {}
+        for name in ("seat", *_SCORE_FIELDS):
+            value = data.get(name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise InvalidOutcome(f"seat score field {name!r} must be a whole number, "
+                                     f"not {value!r}")
+            values[name] = value
+        detail = data.get("detail", {})
+        if not isinstance(detail, Mapping):
+            raise InvalidOutcome(f"seat score field 'detail' must be an object, not {detail!r}")
+        return cls(**values, detail=copy.deepcopy(dict(detail)))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The final scores of every participant, in seat order."""
+
+    seats: tuple[SeatScore, ...]
+
+    def __getitem__(self, seat: int) -> SeatScore:
+        for score in self.seats:
+            if score.seat == seat:
+                return score
+        raise KeyError(seat)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The seats ranked first (several when the tie stands)."""
+        return tuple(score.seat for score in self.seats if score.rank == 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seats": [score.to_dict() for score in self.seats],
+                "winners": list(self.winners)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        if not isinstance(data, Mapping) or not isinstance(data.get("seats"), list):
+            raise InvalidOutcome(f"an outcome must be an object with a 'seats' list, not {data!r}")
+        return cls(tuple(SeatScore.from_dict(entry) for entry in data["seats"]))
+
+
+# --- the whole table --------------------------------------------------------------------------
+
+
+def _tie_key(tally: PlayerTally, total: int) -> tuple[int, bool, int]:
+    token = tally.royalty_token
+    token_strength = len(TOKEN_TIE_ORDER) - TOKEN_TIE_ORDER.index(token) if token else 0
+    return total, tally.has_iridia_stone, token_strength
+
+
+def _leftover_rule(options: Any) -> str:
+    rule = options if isinstance(options, str) else getattr(options, "leftover_gems", None)
+    if rule not in LEFTOVER_RULES:
+        raise ScoringError(f"unknown leftover_gems rule {rule!r}; expected one of {LEFTOVER_RULES}")
+    return rule
+
+
+def score_game(tallies: Iterable[PlayerTally], options: Any) -> Outcome:
+    """Final scores for every participant. `options` is the game's Options (only
+    `leftover_gems` matters here)."""
+    tallies = sorted(tallies, key=lambda t: t.seat)
+    if not tallies:
+        raise ScoringError("cannot score a game without participants")
+    seats = [t.seat for t in tallies]
+    if len(set(seats)) != len(seats):
+        raise ScoringError(f"a seat appears twice among {seats}")
+    rule = _leftover_rule(options)
+    piles = [_Pile.of(t) for t in tallies]
+
+    scored = []
+    for index, (tally, pile) in enumerate(zip(tallies, piles, strict=True)):
+        rivals = piles[:index] + piles[index + 1:]
+        choice = _best_choice(pile, [goal_of(o) for o in tally.objectives], rivals)
+        gems = leftover_gem_points(tally.hold, rule)
+        parts = {
+            "in_game": tally.in_game,
+            "gems": gems,
+            "relic_sets": choice.relic_set_points,
+            "tile_sets": choice.tile_set_points,
+            "objective": choice.objective_points,
+        }
+        roles = _iridia_roles(pile, choice)
+        detail = {
+            "tile_sets": _tile_detail(choice.tiles),
+            "rainbow_tiles": {g: n for g, n in choice.tiles.rainbow_as.items() if n},
+            "relic_sets": _relic_detail(pile, choice, roles),
+            "iridia_relics": roles,
+            "objective": _objective_detail(tally, choice),
+            "iridia_stone": tally.has_iridia_stone,
+            "royalty_token": tally.royalty_token,
+        }
+        scored.append((tally, parts, sum(parts.values()), detail))
+
+    keys = [_tie_key(tally, total) for tally, _, total, _ in scored]
+    return Outcome(tuple(
+        SeatScore(seat=tally.seat, **parts, total=total,
+                  rank=1 + sum(1 for other in keys if other > key), detail=detail)
+        for (tally, parts, total, detail), key in zip(scored, keys, strict=True)
+    ))
