@@ -1,0 +1,151 @@
+"""Transports deliver one `email.message.EmailMessage`; failures are split by cause.
+
+A temporary failure (a 4xx reply, a refused or dropped connection) is worth retrying later; a
+permanent one (a 5xx reply) is not, and the outbox parks the message for a person to look at.
+"""
+
+import logging
+import re
+import smtplib
+import ssl
+from email.message import EmailMessage
+from pathlib import Path
+
+from server.mail.settings import MailSettings, SmtpSettings
+
+log = logging.getLogger(__name__)
+
+
+class DeliveryError(Exception):
+    """A message could not be delivered."""
+
+    temporary = False
+
+
+class TemporaryDeliveryError(DeliveryError):
+    """Worth retrying: the server said 4xx or could not be reached."""
+
+    temporary = True
+
+
+class PermanentDeliveryError(DeliveryError):
+    """Not worth retrying: the server said 5xx."""
+
+
+def _from_reply(code: int, text, action: str) -> DeliveryError:
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    message = f"SMTP server answered {code} {text} to {action}"
+    return TemporaryDeliveryError(message) if 400 <= code < 500 else PermanentDeliveryError(message)
+
+
+class SmtpTransport:
+    """Sends through an SMTP server, one connection per batch of messages."""
+
+    def __init__(self, settings: SmtpSettings):
+        self.settings = settings
+        self._connection = None
+
+    def describe(self) -> str:
+        return f"SMTP {self.settings.host}:{self.settings.port} ({self.settings.security})"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self):
+        if self._connection is not None:
+            try:
+                self._connection.quit()
+            except (smtplib.SMTPException, OSError):
+                pass
+            self._connection = None
+
+    def _connect(self):
+        s = self.settings
+        context = ssl.create_default_context()
+        if s.security == "ssl":
+            connection = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
+        else:
+            connection = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            connection.ehlo()
+            if s.security == "starttls" or (
+                s.security == "auto" and connection.has_extn("starttls")
+            ):
+                connection.starttls(context=context)
+                connection.ehlo()
+        if s.username:
+            connection.login(s.username, s.password or "")
+        return connection
+
+    def send(self, message: EmailMessage) -> None:
+        try:
+            if self._connection is None:
+                self._connection = self._connect()
+            refused = self._connection.send_message(message)
+        except smtplib.SMTPRecipientsRefused as error:
+            self.close()
+            code, text = next(iter(error.recipients.values()))
+            raise _from_reply(code, text, f"RCPT TO {message['To']}") from error
+        except smtplib.SMTPResponseException as error:
+            self.close()
+            raise _from_reply(error.smtp_code, error.smtp_error, "the message") from error
+        except (smtplib.SMTPException, OSError) as error:
+            self.close()
+            raise TemporaryDeliveryError(f"{self.describe()} unreachable: {error}") from error
+        if refused:
+            code, text = next(iter(refused.values()))
+            raise _from_reply(code, text, f"RCPT TO {message['To']}")
+
+
+class EmlTransport:
+    """Writes each message as an .eml file, so a new server shows its emails without SMTP."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+
+    def describe(self) -> str:
+        return f".eml files in {self.directory}/"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self):
+        pass
+
+    def send(self, message: EmailMessage) -> None:
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            path = self.directory / _file_name(message)
+            path.write_bytes(bytes(message))
+        except OSError as error:
+            raise TemporaryDeliveryError(f"cannot write to {self.directory}: {error}") from error
+        log.info("mail to %s written to %s (IRIDESCIA_SMTP_URL is not set)", message["To"], path)
+
+
+def _file_name(message: EmailMessage) -> str:
+    key = message.get("X-Iridescia-Key") or message["Message-ID"] or "message"
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("_")[:180] + ".eml"
+
+
+def transport_for(settings: MailSettings):
+    """SMTP when configured, else .eml files; says which in the log."""
+    if settings.smtp is not None:
+        return SmtpTransport(settings.smtp)
+    return EmlTransport(settings.outbox_dir)
+
+
+def announce(settings: MailSettings) -> None:
+    """One log line at start-up saying where mail goes."""
+    if settings.smtp is None:
+        log.warning(
+            "IRIDESCIA_SMTP_URL is not set: emails are written as .eml files under %s/",
+            settings.outbox_dir,
+        )
+    else:
+        log.info("emails are sent through %s", SmtpTransport(settings.smtp).describe())

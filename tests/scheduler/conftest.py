@@ -1,0 +1,113 @@
+"""Fixtures for the scheduler and mail tests: a database on SQLite and on PostgreSQL, a real SMTP
+server on a free local port, and a clock the test moves by hand."""
+
+import asyncio
+import os
+import socket
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from email import message_from_bytes, policy
+
+import pytest
+import sqlalchemy as sa
+from aiosmtpd.controller import Controller
+
+from server.db import dispose_engine, get_engine
+from server.migrate import upgrade
+
+POSTGRES_URL = os.environ.get(
+    "IRIDESCIA_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A migrated, empty database. PostgreSQL gets a schema of its own, so runs in parallel
+    never see each other's rows; an unreachable PostgreSQL fails the test."""
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'iridescia.db'}"
+        upgrade(url)
+        yield url
+        dispose_engine(url)
+        return
+    schema = f"sched_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(POSTGRES_URL)
+    with admin.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
+    try:
+        upgrade(url)
+        yield url
+    finally:
+        dispose_engine(url)
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+@pytest.fixture
+def db_engine(db_url):
+    return get_engine(db_url)
+
+
+class Clock:
+    """A time source the test moves: `clock()` is now, `clock.advance(hours=2)` moves it."""
+
+    def __init__(self, start: datetime):
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta) -> datetime:
+        self.now += timedelta(**delta)
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
+
+
+@dataclass
+class Received:
+    sender: str
+    recipients: list[str]
+    message: object
+
+
+@dataclass
+class MailHandler:
+    """Accepts mail, or answers with `refuse` (e.g. "451 4.3.0 try later") while it is set."""
+
+    received: list[Received] = field(default_factory=list)
+    refuse: str | None = None
+    refused: int = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.refuse:
+            self.refused += 1
+            return self.refuse
+        message = message_from_bytes(envelope.original_content, policy=policy.default)
+        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), message))
+        return "250 Message accepted for delivery"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def smtp_server():
+    """A real SMTP server on 127.0.0.1; yields (handler, port)."""
+    handler = MailHandler()
+    controller = Controller(handler, hostname="127.0.0.1", port=_free_port())
+    controller.start()
+    try:
+        yield handler, controller.port
+    finally:
+        controller.stop()
+        asyncio.set_event_loop(None)
