@@ -1,0 +1,118 @@
+"""`iridescia-server serve` as a real process, the way `make run` starts it.
+
+The server runs in an empty temporary directory with no IRIDESCIA_* settings, so it uses its
+defaults there: SQLite at var/iridescia.db, mail to var/outbox/. It must answer, have migrated its
+database by itself, and accept a registration over real HTTP.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+STARTUP_SECONDS = 60
+
+
+def server_command() -> list[str]:
+    """The installed console script next to this interpreter (the venv's), else on PATH."""
+    beside = Path(sys.executable).with_name("iridescia-server")
+    found = str(beside) if beside.exists() else shutil.which("iridescia-server")
+    if found is None:
+        pytest.fail("the iridescia-server console script is not installed (pip install -e .)")
+    return [found]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """(base URL, working directory) of a running `iridescia-server serve`."""
+    workdir = tmp_path_factory.mktemp("served")
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IRIDESCIA_")}
+    log = (workdir / "server.log").open("w")
+    process = subprocess.Popen(
+        [*server_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            if process.poll() is not None:
+                pytest.fail(
+                    f"iridescia-server serve exited with {process.returncode} before answering:\n"
+                    + (workdir / "server.log").read_text()
+                )
+            try:
+                if requests.get(f"{base}/api/v1/health", timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"iridescia-server serve did not answer /api/v1/health within "
+                    f"{STARTUP_SECONDS} s:\n" + (workdir / "server.log").read_text()
+                )
+            time.sleep(0.2)
+        yield base, workdir
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=5)
+        log.close()
+
+
+def test_it_answers_health_with_the_database_ok(served):
+    base, _ = served
+    response = requests.get(f"{base}/api/v1/health", timeout=5)
+    assert response.status_code == 200
+    assert response.json()["database"] == "ok"
+
+
+def test_it_migrated_its_sqlite_database_under_var(served):
+    _, workdir = served
+    database = workdir / "var" / "iridescia.db"
+    assert database.is_file(), f"no database at {database}"
+    with sqlite3.connect(database) as connection:
+        tables = {row[0] for row in connection.execute("select name from sqlite_master where type = 'table'")}
+        revisions = connection.execute("select version_num from alembic_version").fetchall()
+    assert {"users", "alembic_version"} <= tables
+    assert len(revisions) == 1
+
+
+def test_it_accepts_a_registration_and_the_token_works(served):
+    base, _ = served
+    created = requests.post(
+        f"{base}/api/v1/users", json={"name": "Ada", "email": "ada@example.org"}, timeout=10
+    )
+    assert created.status_code == 201, created.text
+    body = created.json()
+    assert body["name"] == "Ada" and body["email"] == "ada@example.org"
+    me = requests.get(
+        f"{base}/api/v1/users/me", headers={"Authorization": f"Bearer {body['token']}"}, timeout=10
+    )
+    assert me.status_code == 200, me.text
+    assert me.json()["email"] == "ada@example.org"
