@@ -1,0 +1,66 @@
+"""Emails from Jinja2 templates: a subject, a text part and an HTML part for one notice.
+
+`render(kind, context)` is pure; `context` is a plain dict built by server.notifications.context
+(see there for its keys).
+"""
+
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+
+TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "email"
+
+_environment = Environment(
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(enabled_extensions=("html",), default_for_string=False),
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+
+# The command a player types for each kind of pending decision (see `iridescia legal GAME`).
+PLAY_EXAMPLES = {
+    "turn": "iridescia reveal {game} HEX [HEX]",
+    "removal": "iridescia remove {game} HEX",
+    "choose_gem": "iridescia choose {game} GEM",
+    "give_gem": "iridescia give {game} GEM",
+    "discard_objective": "iridescia discard-objective {game} OBJECTIVE",
+    "roll": "iridescia keep {game}",
+}
+
+
+def commands(game_id: str, decision_kind: str | None) -> dict:
+    example = PLAY_EXAMPLES.get(decision_kind or "", "")
+    return {
+        "show": f"iridescia show {game_id}",
+        "legal": f"iridescia legal {game_id}",
+        "play": example.format(game=game_id) if example else None,
+    }
+
+
+def subject(kind: str, context: dict) -> str:
+    game = f"Gems of Iridescia {context['game_id']}"
+    if kind == "game_started":
+        return f"{game}: the game has started" + (", your turn" if context["your_turn"] else "")
+    if kind == "your_turn":
+        what = "your removal turn" if context["decision_kind"] == "removal" else "your turn"
+        return f"{game}: {what}"
+    if kind == "reminder":
+        return f"Reminder: your turn in {game}"
+    if kind == "deadline_warning":
+        return f"{game}: your turn will be played for you at {context['deadline']}"
+    if kind == "played_for_you":
+        return f"{game}: your turn was played for you"
+    if kind == "game_over":
+        winners = " and ".join(s["name"] for s in context["scores"] if s["rank"] == 1)
+        return f"{game} is over: {winners or 'nobody'} won"
+    raise ValueError(f"unknown notification kind {kind!r}")
+
+
+def render(kind: str, context: dict) -> tuple[str, str, str]:
+    """(subject, text body, HTML body)."""
+    values = dict(context, kind=kind)
+    text = _environment.get_template("notification.txt").render(values)
+    html = _environment.get_template("notification.html").render(values)
+    return subject(kind, context), text, html
