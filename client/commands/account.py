@@ -1,0 +1,129 @@
+"""Account commands: register, whoami, prefs, and the local profile settings (config)."""
+
+from __future__ import annotations
+
+import click
+
+from client import config
+from client.app import App, emit_json, example, json_option, pass_app
+
+EMAIL_PREFERENCES = ("every_turn", "reminders", "none")
+
+
+@click.command()
+@click.option("--name", required=True, help="Your name as other players see it.")
+@click.option("--email", required=True, help="Where the server mails your turns.")
+@json_option
+@pass_app
+@example("iridescia --server http://127.0.0.1:5000 register --name Ada --email ada@example.com")
+def register(app: App, name: str, email: str, as_json: bool) -> None:
+    """Create an account and store its token in the current profile."""
+    api = app.api()
+    user = api.post("/users", {"name": name, "email": email}, auth=False)
+    cfg = app.config()
+    profile = cfg.profile(app.profile_name)
+    profile.server = api.server
+    profile.token = user["token"]
+    profile.user = user.get("id")
+    cfg.put(profile)
+    if not cfg.profiles or len(cfg.profiles) == 1:
+        cfg.default_profile = profile.name
+    config.save(cfg)
+    if as_json:
+        emit_json({k: v for k, v in user.items() if k != "token"})
+        return
+    click.echo(f"Registered {user['name']} <{user['email']}> (user {user['id']}) on {api.server}.")
+    click.echo(f"Token saved in profile {profile.name!r} of {cfg.path}.")
+
+
+@click.command()
+@json_option
+@pass_app
+@example("iridescia whoami")
+def whoami(app: App, as_json: bool) -> None:
+    """Show who the current token belongs to."""
+    api = app.api()
+    user = api.get("/users/me")
+    if as_json:
+        emit_json(user)
+        return
+    prefs = (user.get("preferences") or {}).get("email", "?")
+    click.echo(f"{user['name']} <{user['email']}> (user {user['id']})")
+    click.echo(f"server {api.server}, profile {app.settings().profile}, email {prefs}")
+
+
+@click.command()
+@click.option(
+    "--email",
+    "email_pref",
+    type=click.Choice(EMAIL_PREFERENCES),
+    help="every_turn: a mail each turn; reminders: only reminders; none: no mail.",
+)
+@json_option
+@pass_app
+@example("iridescia prefs --email reminders")
+def prefs(app: App, email_pref: str | None, as_json: bool) -> None:
+    """Show or change your email preferences."""
+    api = app.api()
+    if email_pref:
+        user = api.patch("/users/me/preferences", {"email": email_pref})
+    else:
+        user = api.get("/users/me")
+    if as_json:
+        emit_json(user.get("preferences") or {})
+        return
+    click.echo(f"email: {(user.get('preferences') or {}).get('email', '?')}")
+
+
+@click.group(name="config")
+@example("iridescia --profile work config set --server https://iridescia.example.org")
+def config_group() -> None:
+    """Show or change the local profiles (server address and token)."""
+
+
+@config_group.command(name="show")
+@json_option
+@pass_app
+@example("iridescia config show")
+def config_show(app: App, as_json: bool) -> None:
+    """Show the profile in use: its server and whether it has a token."""
+    settings = app.settings()
+    data = {
+        "file": str(app.config().path),
+        "profile": settings.profile,
+        "server": settings.server,
+        "token": "set" if settings.token else "missing",
+        "profiles": sorted(app.config().profiles),
+    }
+    if as_json:
+        emit_json(data)
+        return
+    for key in ("file", "profile", "server", "token"):
+        click.echo(f"{key}: {data[key]}")
+    click.echo(f"profiles: {', '.join(data['profiles']) or '(none)'}")
+
+
+@config_group.command(name="set")
+@click.option("--server", help="The server's base URL.")
+@click.option("--token", help="A token the server gave you.")
+@click.option("--default", "make_default", is_flag=True, help="Use this profile by default.")
+@pass_app
+@example("iridescia --profile home config set --server http://127.0.0.1:5000 --default")
+def config_set(app: App, server: str | None, token: str | None, make_default: bool) -> None:
+    """Change the current profile (chosen with --profile) and save it."""
+    if not (server or token or make_default):
+        raise click.UsageError("give --server, --token or --default")
+    cfg = app.config()
+    profile = cfg.profile(app.profile_name)
+    if server:
+        profile.server = server.rstrip("/")
+    if token:
+        profile.token = token
+    cfg.put(profile)
+    if make_default:
+        cfg.default_profile = profile.name
+    config.save(cfg)
+    click.echo(f"Saved profile {profile.name!r} in {cfg.path}.")
+
+
+COMMANDS = [register, whoami, prefs, config_group]

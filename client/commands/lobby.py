@@ -1,0 +1,190 @@
+"""The lobby: my games, creating one, invitations, joining, starting and leaving."""
+
+from __future__ import annotations
+
+import click
+
+from client.app import App, emit_json, example, game_argument, json_option, pass_app
+
+
+def describe_turn(game: dict) -> str:
+    if game.get("status") == "open":
+        taken = len([p for p in game.get("players", []) if p.get("kind") != "rhom"])
+        return f"waiting for players ({taken}/{game.get('seats')})"
+    if game.get("status") == "finished":
+        return "finished"
+    if game.get("is_my_turn"):
+        return "YOUR TURN"
+    seat = game.get("current_seat")
+    names = {p.get("seat"): p.get("name") for p in game.get("players", [])}
+    if seat is None:
+        return "-"
+    return f"seat {seat} ({names.get(seat) or '?'})"
+
+
+def game_lines(game: dict) -> list[str]:
+    """A game object in a few lines (what `new`, `join`, `start` and `leave` print)."""
+    variants = game.get("variants") or {}
+    lines = [
+        f"Game {game['id']}: {game.get('status')}, {game.get('seats')} seat(s)"
+        f"{' + the Rhom' if game.get('rhom') else ''}, version {game.get('version', 0)}",
+    ]
+    if variants:
+        lines.append(
+            "  variants: " + ", ".join(f"{k}={v}" for k, v in sorted(variants.items()))
+        )
+    if game.get("join_code"):
+        lines.append(f"  join code: {game['join_code']}")
+    for player in game.get("players", []):
+        seat = player.get("seat")
+        seat_text = "-" if seat is None else str(seat)
+        lines.append(f"  seat {seat_text}: {player.get('name')} ({player.get('kind')})")
+    if game.get("status") == "active":
+        lines.append(f"  turn: {describe_turn(game)}")
+    return lines
+
+
+@click.command()
+@json_option
+@pass_app
+@example("iridescia games")
+def games(app: App, as_json: bool) -> None:
+    """List my games: my turn first, then by nearest deadline."""
+    rows = app.api().get("/games")
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No games yet. Create one with `iridescia new` or join with `iridescia join CODE`.")
+        return
+    header = f"{'GAME':<12} {'STATUS':<9} {'SEATS':<7} {'TURN':<28} DEADLINE"
+    click.echo(header)
+    for game in rows:
+        seats = f"{game.get('seats')}{'+R' if game.get('rhom') else ''}"
+        deadline = game.get("deadline_at") or "-"
+        click.echo(
+            f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
+            f"{describe_turn(game)[:28]:<28} {deadline}"
+        )
+
+
+@click.command()
+@click.option("--seats", type=click.IntRange(1, 4), default=2, show_default=True,
+              help="Number of human players (1 = solo against the Rhom).")
+@click.option("--rhom/--no-rhom", default=None,
+              help="Add the Rhom (forced for 1 seat, allowed for 2, refused for 3-4).")
+@click.option("--mining-cost", type=click.Choice(["1", "3"]), default="1", show_default=True,
+              help="Coins per mining attempt (3 is the digital edition's).")
+@click.option("--leftover-gems", type=click.Choice(["any", "same_type"]), default="any",
+              show_default=True, help="End scoring: 1 point per 2 gems of any types, or of one type.")
+@click.option("--catapult-4th", is_flag=True, help="4 players: the 4th starts with a Clever Catapult.")
+@click.option("--public", is_flag=True, help="Anyone may look at the game.")
+@click.option("--reminder-hours", type=click.FloatRange(min=0), help="Hours between reminders.")
+@click.option("--deadline-hours", type=click.FloatRange(min=0), help="Hours a player has per turn.")
+@click.option("--absent-after", type=click.IntRange(min=1),
+              help="Missed deadlines after which a player counts as absent.")
+@click.option("--rhom-delay", type=click.FloatRange(min=0), help="Seconds before the Rhom plays.")
+@click.option("--removal-grace-hours", type=click.FloatRange(min=0),
+              help="Hours a finished player has to choose a removal before the server does.")
+@json_option
+@pass_app
+@example("""
+iridescia new --seats 1
+iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
+""")
+def new(app: App, seats, rhom, mining_cost, leftover_gems, catapult_4th, public,
+        reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
+        as_json) -> None:
+    """Create a game; you take its first seat."""
+    if rhom is None:
+        rhom = seats == 1
+    if catapult_4th and seats != 4:
+        raise click.UsageError("--catapult-4th needs --seats 4")
+    body = {
+        "seats": seats,
+        "rhom": rhom,
+        "variants": {
+            "mining_cost": int(mining_cost),
+            "leftover_gems": leftover_gems,
+            "catapult_4th": catapult_4th,
+        },
+        "public": public,
+    }
+    optional = {
+        "reminder_interval_hours": reminder_hours,
+        "turn_deadline_hours": deadline_hours,
+        "absent_after_missed": absent_after,
+        "rhom_delay_seconds": rhom_delay,
+        "removal_grace_hours": removal_grace_hours,
+    }
+    body.update({key: value for key, value in optional.items() if value is not None})
+    game = app.api().post("/games", body)
+    if as_json:
+        emit_json(game)
+        return
+    for line in game_lines(game):
+        click.echo(line)
+    if game.get("status") == "open":
+        click.echo(f"Invite players with `iridescia invite {game['id']} EMAIL`.")
+
+
+@click.command()
+@game_argument
+@click.argument("email")
+@json_option
+@pass_app
+@example("iridescia invite g7Kq2 bob@example.com")
+def invite(app: App, game: str, email: str, as_json: bool) -> None:
+    """Mail a join code for GAME to EMAIL."""
+    invitation = app.api().post(f"/games/{game}/invitations", {"email": email})
+    if as_json:
+        emit_json(invitation)
+        return
+    click.echo(f"Invited {invitation['email']}: join code {invitation['join_code']}")
+
+
+@click.command()
+@click.argument("code")
+@json_option
+@pass_app
+@example("iridescia join X7P2QK")
+def join(app: App, code: str, as_json: bool) -> None:
+    """Take a seat in the game whose join code is CODE."""
+    game = app.api().post("/games/join", {"code": code})
+    if as_json:
+        emit_json(game)
+        return
+    for line in game_lines(game):
+        click.echo(line)
+
+
+@click.command()
+@game_argument
+@json_option
+@pass_app
+@example("iridescia start g7Kq2")
+def start(app: App, game: str, as_json: bool) -> None:
+    """Start GAME once every seat is taken."""
+    data = app.api().post(f"/games/{game}/start")
+    if as_json:
+        emit_json(data)
+        return
+    for line in game_lines(data):
+        click.echo(line)
+
+
+@click.command()
+@game_argument
+@json_option
+@pass_app
+@example("iridescia leave g7Kq2")
+def leave(app: App, game: str, as_json: bool) -> None:
+    """Give up your seat in GAME (before it starts)."""
+    data = app.api().post(f"/games/{game}/leave")
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"You left game {data.get('id', game)}.")
+
+
+COMMANDS = [games, new, invite, join, start, leave]

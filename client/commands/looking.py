@@ -1,0 +1,68 @@
+"""Looking at a game: the board (`show`) and what I may do now (`legal`)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from client import games as game_helpers
+from client.app import App, emit_json, example, game_argument, json_option, pass_app
+from client.commands.acting import to_argv
+from client.render import render_view
+
+
+def color_wanted(no_color: bool) -> bool:
+    return not no_color and sys.stdout.isatty()
+
+
+@click.command()
+@game_argument
+@click.option("--version", "at_version", type=click.IntRange(min=0),
+              help="Show the board as it was at this version.")
+@click.option("--no-color", is_flag=True, help="Plain text, no colour.")
+@json_option
+@pass_app
+@example("""
+iridescia show g7Kq2
+iridescia show g7Kq2 --version 40 --no-color
+""")
+def show(app: App, game: str, at_version: int | None, no_color: bool, as_json: bool) -> None:
+    """Draw the board, the markets, every player and whose turn it is."""
+    api = app.api()
+    view = game_helpers.fetch_view(api, game, at_version)
+    if as_json:
+        emit_json(view)
+        return
+    info = game_helpers.fetch_game(api, game)
+    if at_version is None:
+        game_helpers.remember_version(api, game, view.get("version"))
+    click.echo(render_view(view, info, color=color_wanted(no_color)))
+
+
+@click.command()
+@game_argument
+@json_option
+@pass_app
+@example("iridescia legal g7Kq2")
+def legal(app: App, game: str, as_json: bool) -> None:
+    """List what you may do now, as the commands you would type."""
+    api = app.api()
+    data = api.get(f"/games/{game}/legal")
+    if as_json:
+        emit_json(data)
+        return
+    game_helpers.remember_version(api, game, data.get("version"))
+    commands = data.get("commands") or []
+    if not commands:
+        info = game_helpers.fetch_game(api, game)
+        click.echo(f"Nothing to do now. {game_helpers.whose_turn(info)}")
+        return
+    for command in commands:
+        argv = to_argv(command, game)
+        if argv is not None:
+            click.echo("iridescia " + shlex.join(argv))
+
+
+COMMANDS = [show, legal]

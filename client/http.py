@@ -1,0 +1,199 @@
+"""The HTTP layer: one ``requests`` session, the bearer token, retries and readable errors.
+
+Every failure becomes a ``click.ClickException`` subclass whose message a player can act on, so
+no command ever shows a traceback. Reads and game commands are retried on connection errors;
+a game command keeps its ``Idempotency-Key`` across retries, so a retry can never play a move
+twice.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import click
+import requests
+
+API_PREFIX = "/api/v1"
+# Seconds to wait before each retry after a connection error; tests shorten this.
+RETRY_DELAYS = (0.3, 1.0, 2.0)
+CONNECT_TIMEOUT = 5.0
+READ_TIMEOUT = 30.0
+
+
+class ApiError(click.ClickException):
+    """The server answered with an error; ``status`` is the HTTP code."""
+
+    def __init__(self, status: int, message: str, details: dict | None = None):
+        self.status = status
+        self.reason = message
+        self.details = details or {}
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        return f"the server answered {self.status}: {self.reason}"
+
+
+class NotAuthorized(ApiError):
+    def describe(self) -> str:
+        return (
+            f"the server did not accept your token ({self.reason}). "
+            "Run `iridescia register`, or set IRIDESCIA_TOKEN to a valid token."
+        )
+
+
+class Forbidden(ApiError):
+    def describe(self) -> str:
+        return f"not allowed: {self.reason}"
+
+
+class NotFound(ApiError):
+    def describe(self) -> str:
+        return f"not found: {self.reason}"
+
+
+class Rejected(ApiError):
+    """422: the rules engine refused the command; the reason is the engine's."""
+
+    def describe(self) -> str:
+        return f"rejected: {self.reason}"
+
+
+class Stale(ApiError):
+    """409: somebody acted since the version we sent."""
+
+    @property
+    def current_version(self) -> int | None:
+        value = self.details.get("current_version")
+        return int(value) if value is not None else None
+
+    def describe(self) -> str:
+        return f"conflict: {self.reason}"
+
+
+class Unreachable(click.ClickException):
+    def __init__(self, server: str, cause: Exception):
+        self.server = server
+        super().__init__(
+            f"cannot reach the server at {server} ({type(cause).__name__}). "
+            "Is it running? Check the address with `iridescia config` or set IRIDESCIA_SERVER."
+        )
+
+
+class NotLoggedIn(click.ClickException):
+    def __init__(self, profile: str):
+        super().__init__(
+            f"no token for profile {profile!r}: run `iridescia register --name NAME --email EMAIL` "
+            "or set IRIDESCIA_TOKEN"
+        )
+
+
+_ERRORS_BY_STATUS = {401: NotAuthorized, 403: Forbidden, 404: NotFound, 409: Stale, 422: Rejected}
+
+
+def error_from_response(response: requests.Response) -> ApiError:
+    try:
+        body = response.json()
+    except ValueError:
+        body = None
+    if isinstance(body, dict):
+        message = str(body.get("message") or body.get("status") or response.reason)
+        details = body.get("details") if isinstance(body.get("details"), dict) else {}
+        errors = body.get("errors")
+        if errors and not details:
+            details = {"errors": errors}
+            message = f"{message}: {errors}"
+    else:
+        first_line = (response.text or response.reason or "").strip().splitlines()
+        message = first_line[0][:200] if first_line else str(response.reason)
+        details = {}
+    cls = _ERRORS_BY_STATUS.get(response.status_code, ApiError)
+    return cls(response.status_code, message, details)
+
+
+class ApiClient:
+    """Talks to one server as one user (or anonymously, for registration)."""
+
+    def __init__(
+        self,
+        server: str,
+        token: str | None = None,
+        *,
+        profile: str = "default",
+        session: requests.Session | None = None,
+    ):
+        self.server = server.rstrip("/")
+        self.token = token
+        self.profile = profile
+        self.session = session or requests.Session()
+
+    def _url(self, path: str) -> str:
+        return f"{self.server}{API_PREFIX}{path}"
+
+    def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: dict | None = None,
+        params: dict | None = None,
+        headers: dict | None = None,
+        auth: bool = True,
+        retry: bool | None = None,
+        read_timeout: float = READ_TIMEOUT,
+    ):
+        """Send one request and return the decoded JSON body (None for an empty body)."""
+        all_headers = {"Accept": "application/json", **(headers or {})}
+        if auth:
+            if not self.token:
+                raise NotLoggedIn(self.profile)
+            all_headers["Authorization"] = f"Bearer {self.token}"
+        # Reads are always safe to repeat; writes only with an idempotency key.
+        if retry is None:
+            retry = method == "GET" or "Idempotency-Key" in all_headers
+        attempts = (0.0, *RETRY_DELAYS) if retry else (0.0,)
+        last_error: Exception | None = None
+        for delay in attempts:
+            if delay:
+                time.sleep(delay)
+            try:
+                response = self.session.request(
+                    method,
+                    self._url(path),
+                    json=json,
+                    params=params,
+                    headers=all_headers,
+                    timeout=(CONNECT_TIMEOUT, read_timeout),
+                )
+            except (requests.ConnectionError, requests.Timeout) as exc:
+                last_error = exc
+                continue
+            if response.status_code >= 400:
+                raise error_from_response(response)
+            if response.status_code == 204 or not response.content:
+                return None
+            try:
+                return response.json()
+            except ValueError as exc:
+                raise click.ClickException(
+                    f"the server at {self.server} did not answer JSON for {method} {path}"
+                ) from exc
+        raise Unreachable(self.server, last_error)
+
+    def get(self, path: str, **kwargs):
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path: str, body: dict | None = None, **kwargs):
+        return self.request("POST", path, json=body if body is not None else {}, **kwargs)
+
+    def patch(self, path: str, body: dict, **kwargs):
+        return self.request("PATCH", path, json=body, **kwargs)
+
+    def send_command(self, game_id: str, command: dict, expected_version: int) -> dict:
+        """POST one game command; retried on connection errors under one idempotency key."""
+        key = str(uuid.uuid4())
+        return self.post(
+            f"/games/{game_id}/commands",
+            {"command": command, "expected_version": expected_version},
+            headers={"Idempotency-Key": key},
+        )

@@ -1,0 +1,42 @@
+"""Human names for component ids, and turning what a user typed back into an id.
+
+The names come from the engine's data module, the one place the card texts live; the client
+only falls back to a readable form of the id when the engine does not know it.
+"""
+
+from __future__ import annotations
+
+GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+GEM_LETTERS = {"amethyst": "A", "citrine": "C", "emerald": "E", "sapphire": "S"}
+
+
+def _engine_data():
+    try:
+        from engine import data
+    except ImportError:  # the client can draw a view without the engine installed
+        return None
+    return data
+
+
+def display_name(component_id: str) -> str:
+    data = _engine_data()
+    if data is not None and hasattr(data, "display_name"):
+        try:
+            return str(data.display_name(component_id))
+        except (KeyError, ValueError, LookupError):
+            pass
+    return component_id.replace("_", " ").replace("-", " ").title()
+
+
+def to_id(text: str) -> str:
+    """`Jolty Jackhammer`, `jolty-jackhammer` and `jolty_jackhammer` all name one item."""
+    return "_".join(text.strip().lower().replace("-", " ").replace("'", "").split())
+
+
+def parse_gem(text: str) -> str:
+    """A gem by name or by its first letter(s): `emerald`, `Em`, `e`."""
+    word = text.strip().lower()
+    matches = [gem for gem in GEMS if gem.startswith(word)] if word else []
+    if len(matches) != 1:
+        raise ValueError(f"{text!r} is not a gem: use amethyst, citrine, emerald or sapphire")
+    return matches[0]
