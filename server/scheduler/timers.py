@@ -1,6 +1,83 @@
-"""Due times on the game row: when the scheduler next has something to do for a game."""
+"""Due times on the game row: when the scheduler next has something to do for a game.
+
+- `automatic_due_at`: when the server plays the pending decision itself: the Rhom's turn after
+  the game's `rhom_delay_seconds`; a removal turn after `removal_grace_hours` (0: at once); an
+  absent seat at once; a human's turn at its deadline.
+- `deadline_at`: a human's turn start + `turn_deadline_hours` (0: no deadline, never auto-played).
+- `next_reminder_at`: the next nudge: a reminder every `reminder_interval_hours` (0: none) while
+  the turn is pending, then one deadline warning when `warning_lead` is left; none after it.
+
+All of it is derived from the turn's start (`turn_started_at`, set by apply_command when a new
+turn begins), so calling `update_due_times` twice with the same inputs changes nothing.
+"""
+
+from datetime import datetime, timedelta
+
+from sqlmodel import select
+
+from server.models import Game, Seat
+
+HUMAN_DECISIONS = {"turn", "choose_gem", "give_gem", "discard_objective", "roll"}
+LONGEST_WARNING_LEAD = timedelta(hours=12)
 
 
-def update_due_times(session, game, state_after, now):
-    """Set the game's reminder, deadline and automatic-turn times (entry point; logic lands next)."""
+def warning_lead(game: Game) -> timedelta:
+    """How long before the deadline the warning goes out: a quarter of the turn's time, at most
+    12 hours (a 72-hour turn is warned 12 hours ahead, a 24-hour turn 6 hours ahead)."""
+    return min(LONGEST_WARNING_LEAD, timedelta(hours=game.turn_deadline_hours) / 4)
+
+
+def warning_at(game: Game) -> datetime | None:
+    return None if game.deadline_at is None else game.deadline_at - warning_lead(game)
+
+
+def next_nudge(game: Game, after: datetime) -> datetime | None:
+    """The first reminder or warning time strictly after `after` for the pending human turn."""
+    warn = warning_at(game)
+    start = game.turn_started_at
+    if game.reminder_interval_hours > 0 and start is not None:
+        interval = timedelta(hours=game.reminder_interval_hours)
+        number = int((after - start) / interval) + 1
+        reminder = start + number * interval
+        if warn is None or reminder < warn:
+            return reminder
+    if warn is not None and warn > after:
+        return warn
     return None
+
+
+def seat_row(session, game: Game, seat: int | None) -> Seat | None:
+    if seat is None:
+        return None
+    return session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
+
+
+def update_due_times(session, game: Game, state_after, now: datetime) -> None:
+    """Recompute the game's due times after a command (`state_after` is the engine state;
+    the game's status, current_seat, pending_kind and turn_started_at are already updated)."""
+    game.deadline_at = game.next_reminder_at = game.automatic_due_at = None
+    if game.status != "active" or game.current_seat is None:
+        session.add(game)
+        return
+    start = game.turn_started_at or now
+    kind = game.pending_kind
+    if kind == "rhom":
+        game.automatic_due_at = start + timedelta(seconds=game.rhom_delay_seconds)
+    elif kind == "removal":
+        seat = seat_row(session, game, game.current_seat)
+        if seat is not None and seat.absent:
+            game.automatic_due_at = now
+        else:
+            game.automatic_due_at = start + timedelta(hours=game.removal_grace_hours)
+            if game.removal_grace_hours > 0:
+                game.deadline_at = game.automatic_due_at
+    elif kind in HUMAN_DECISIONS:
+        seat = seat_row(session, game, game.current_seat)
+        if seat is not None and seat.absent:
+            game.automatic_due_at = now
+        else:
+            if game.turn_deadline_hours > 0:
+                game.deadline_at = start + timedelta(hours=game.turn_deadline_hours)
+                game.automatic_due_at = game.deadline_at
+            game.next_reminder_at = next_nudge(game, now)
+    session.add(game)
