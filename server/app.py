@@ -1,0 +1,69 @@
+"""The Flask application factory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from server import auth, db, errors
+from server.config import Settings
+
+API_PREFIX = "/api/v1"
+
+
+class IridesciaApi(Api):
+    ERROR_SCHEMA = errors.ErrorSchema
+
+    def handle_http_exception(self, error):  # noqa: ANN001
+        return errors.error_response(error)
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. ``config`` overrides settings by their bare names (see server.config)."""
+    settings = Settings.load(config)
+    app = Flask("server")
+    app.config.update(settings.as_flask_config())
+    app.config.update(
+        API_TITLE="Iridescia",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": (
+                    "Play Gems of Iridescia by email. Every game is an append-only event log "
+                    "replayed through the rules engine. Errors always have the body "
+                    "{code, status, message, details}."
+                )
+            },
+            "servers": [{"url": "/"}],
+        },
+        JSON_SORT_KEYS=False,
+    )
+    app.json.sort_keys = False
+
+    db.init_app(app)
+    api = IridesciaApi(app)
+    api.spec.components.security_scheme(
+        "bearerAuth",
+        {"type": "http", "scheme": "bearer", "description": "The API token from POST /users"},
+    )
+    errors.init_app(app)
+    auth.init_app(app)
+
+    from server.games import service
+    from server.games.routes import blp as games_blp
+    from server.health.routes import blp as health_blp
+    from server.users.routes import blp as users_blp
+
+    service.init_app(app)
+    api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
+    api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
+    app.extensions["iridescia_api"] = api
+    return app

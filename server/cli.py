@@ -1,0 +1,121 @@
+"""``iridescia-server``: serve the API, migrate the database, print the OpenAPI spec."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+import yaml
+
+from server.config import Settings
+
+
+@click.group()
+def main() -> None:
+    """The Iridescia play-by-email server.
+
+    \b
+    Example:
+        iridescia-server db upgrade && iridescia-server serve --port 8000
+    """
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--no-scheduler", is_flag=True, help="Do not run the embedded scheduler.")
+def serve(host: str, port: int, no_scheduler: bool) -> None:
+    """Serve the API (development server). A SQLite database is migrated first; the
+    scheduler (reminders, deadlines, automatic turns, mail) runs in the same process.
+
+    \b
+    Example:
+        IRIDESCIA_DATABASE_URL=sqlite:///var/game.db iridescia-server serve --port 8000
+    """
+    from server import create_app
+    from server.db import default_sqlite_path
+    from server.migrate import upgrade
+
+    settings = Settings.load()
+    if default_sqlite_path(settings.DATABASE_URL) is not None:
+        upgrade(settings.DATABASE_URL)
+    app = create_app()
+    if not no_scheduler:
+        scheduler = _optional_module("server.scheduler")
+        if scheduler is not None and hasattr(scheduler, "start_embedded"):
+            scheduler.start_embedded(app)
+    app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+@main.group()
+def db() -> None:
+    """Database schema commands."""
+
+
+@db.command("upgrade")
+@click.option("--revision", default="head", show_default=True, help="Target revision.")
+def db_upgrade(revision: str) -> None:
+    """Migrate the database named by IRIDESCIA_DATABASE_URL to the latest schema.
+
+    \b
+    Example:
+        IRIDESCIA_DATABASE_URL=postgresql+psycopg://me@127.0.0.1/iridescia iridescia-server db upgrade
+    """
+    from server.migrate import upgrade
+
+    url = Settings.load().DATABASE_URL
+    try:
+        upgrade(url, revision)
+    except Exception as error:  # the URL or the server is wrong: say so, no traceback
+        raise click.ClickException(f"could not migrate {_safe_url(url)}: {error}") from error
+    click.echo(f"database {_safe_url(url)} is at revision {revision}")
+
+
+@main.command()
+def openapi() -> None:
+    """Print the OpenAPI spec as YAML (openapi.yaml at the repository root is this output).
+
+    \b
+    Example:
+        iridescia-server openapi > openapi.yaml
+    """
+    click.echo(spec_yaml(), nl=False)
+
+
+def spec_yaml() -> str:
+    from server import create_app
+
+    app = create_app({"DATABASE_URL": "sqlite://"})
+    spec = app.extensions["iridescia_api"].spec.to_dict()
+    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True)
+
+
+def _safe_url(url: str) -> str:
+    import sqlalchemy as sa
+
+    return sa.engine.make_url(url).render_as_string(hide_password=True)
+
+
+def _optional_module(name: str):  # noqa: ANN202
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name is not None and name.startswith(error.name):
+            return None
+        raise
+
+
+def _register_plugins() -> None:
+    """The scheduler's and the outbox's commands live with their packages: a module
+    ``server.scheduler.cli`` / ``server.notifications.cli`` exposing ``register(group)``."""
+    for name in ("server.scheduler.cli", "server.notifications.cli"):
+        module = _optional_module(name)
+        if module is not None and hasattr(module, "register"):
+            module.register(main)
+
+
+_register_plugins()
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,115 @@
+"""Every server setting in one place.
+
+A setting comes from, in increasing priority: its default here, the environment variable
+``IRIDESCIA_<NAME>``, and the mapping passed to ``create_app(config)`` (keys are the bare names,
+e.g. ``{"DATABASE_URL": "sqlite://"}``). Each field's docstring is what the README's settings table
+says about it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+ENV_PREFIX = "IRIDESCIA_"
+
+
+@dataclass(frozen=True)
+class Settings:
+    DATABASE_URL: str = "sqlite:///var/iridescia.db"
+    """SQLAlchemy URL of the database. SQLite (the default, a file under ``var/`` relative to the
+    working directory) or PostgreSQL with psycopg 3: ``postgresql+psycopg://user@host/dbname``."""
+
+    BASE_URL: str = "http://127.0.0.1:5000"
+    """The public address of the server, used in links inside emails."""
+
+    SECRET_KEY: str = "dev-only-change-me"
+    """Flask's secret key. Set a long random value in production."""
+
+    RATE_LIMIT: int = 1200
+    """Requests per minute allowed per API token (per client address without a token); more
+    answer 429 with Retry-After. 0 turns the limit off."""
+
+    MAX_BODY_BYTES: int = 64 * 1024
+    """Largest accepted request body in bytes; a larger one answers 413."""
+
+    LONG_POLL_MAX_SECONDS: int = 30
+    """Upper bound of the ``wait`` parameter of the event feed."""
+
+    STATE_CACHE_SIZE: int = 256
+    """How many derived game states (per game and version) the in-process cache keeps."""
+
+    SNAPSHOT_EVERY: int = 50
+    """Store a state snapshot every this many events (0: never). Snapshots are only a cache."""
+
+    SQLITE_BUSY_TIMEOUT_MS: int = 5000
+    """How long a SQLite connection waits for a lock held by another writer, in milliseconds."""
+
+    SCHEDULER_STALE_SECONDS: int = 300
+    """The health endpoint reports the scheduler as stale when its last tick is older than this."""
+
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Any other ``create_app`` key, passed through to ``app.config`` unchanged (e.g. TESTING)."""
+
+    @classmethod
+    def load(
+        cls, overrides: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Defaults, then ``IRIDESCIA_*`` environment variables, then ``overrides``."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        extra: dict[str, Any] = {}
+        known = {f.name: f for f in dataclasses.fields(cls) if f.name != "extra"}
+        for name, spec in known.items():
+            raw = environ.get(ENV_PREFIX + name)
+            if raw is not None:
+                values[name] = _convert(name, raw, spec.type)
+        for name, value in (overrides or {}).items():
+            if name in known:
+                values[name] = _convert(name, value, known[name].type)
+            else:
+                extra[name] = value
+        return cls(**values, extra=extra)
+
+    def as_flask_config(self) -> dict[str, Any]:
+        config = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
+        config.update(self.extra)
+        config["MAX_CONTENT_LENGTH"] = self.MAX_BODY_BYTES
+        return config
+
+
+def setting_docs() -> list[tuple[str, str, str]]:
+    """(environment variable, default, description) for every setting: the README's table."""
+    import ast
+    import inspect
+
+    source = inspect.getsource(Settings)
+    tree = ast.parse(source)
+    docs: dict[str, str] = {}
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, following in zip(body, body[1:], strict=False):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(following, ast.Expr)
+            and isinstance(following.value, ast.Constant)
+        ):
+            docs[node.target.id] = " ".join(str(following.value.value).split())
+    defaults = Settings()
+    return [
+        (ENV_PREFIX + name, repr(getattr(defaults, name)), text)
+        for name, text in docs.items()
+        if name != "extra"
+    ]
+
+
+def _convert(name: str, value: Any, annotation: Any) -> Any:
+    if annotation in (int, "int") and not isinstance(value, int):
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise ValueError(f"setting {ENV_PREFIX}{name} must be a whole number, got {value!r}") from None
+    return value

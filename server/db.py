@@ -1,0 +1,125 @@
+"""Database engines and sessions, usable inside a request and outside one (the scheduler).
+
+    engine = get_engine(url)
+    with session_scope(engine) as session:   # commits on success, rolls back on an exception
+        ...
+
+Inside a request, ``db_session()`` returns the request's session (committed by the view code).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from threading import Lock
+
+import sqlalchemy as sa
+from flask import Flask, current_app, g
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+_engines: dict[str, Engine] = {}
+_engines_lock = Lock()
+DEFAULT_BUSY_TIMEOUT_MS = 5000
+
+
+def get_engine(url: str, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Engine:
+    """One shared engine per URL. SQLite gets WAL, a busy timeout and foreign keys; a file
+    database's directory is created when missing."""
+    with _engines_lock:
+        engine = _engines.get(url)
+        if engine is None:
+            engine = _create_engine(url, busy_timeout_ms)
+            _engines[url] = engine
+        return engine
+
+
+def dispose_engine(url: str) -> None:
+    with _engines_lock:
+        engine = _engines.pop(url, None)
+    if engine is not None:
+        engine.dispose()
+
+
+def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return sa.create_engine(url, pool_pre_ping=True, future=True)
+    database = parsed.database or ""
+    in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
+    if not in_memory:
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    kwargs: dict = {"connect_args": {"check_same_thread": False, "timeout": busy_timeout_ms / 1000}}
+    if in_memory:
+        kwargs["poolclass"] = sa.pool.StaticPool
+    engine = sa.create_engine(url, **kwargs)
+
+    @sa.event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection, _record):  # noqa: ANN001
+        # The driver's own transaction handling would defer BEGIN; we issue it ourselves (see
+        # _sqlite_begin).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        if not in_memory:
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _sqlite_begin(connection):  # noqa: ANN001
+        # IMMEDIATE takes the write lock up front: a deferred transaction that read first and
+        # then writes fails at once ("database is locked") when another writer got in between,
+        # whereas IMMEDIATE waits for the busy timeout. Transactions here are short.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+@contextmanager
+def session_scope(engine: Engine) -> Iterator[Session]:
+    """A session in a transaction: committed when the block ends, rolled back on an exception."""
+    session = Session(engine, expire_on_commit=False)
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["iridescia_db"] = get_engine(
+        app.config["DATABASE_URL"], app.config["SQLITE_BUSY_TIMEOUT_MS"]
+    )
+
+    @app.teardown_appcontext
+    def _close_session(exc: BaseException | None) -> None:
+        session = g.pop("db_session", None)
+        if session is not None:
+            if exc is not None:
+                session.rollback()
+            session.close()
+
+
+def app_engine(app: Flask | None = None) -> Engine:
+    return (app or current_app).extensions["iridescia_db"]
+
+
+def db_session() -> Session:
+    """The current request's session (opened on first use, closed at teardown)."""
+    if "db_session" not in g:
+        g.db_session = Session(app_engine(), expire_on_commit=False)
+    return g.db_session
+
+
+def default_sqlite_path(url: str) -> str | None:
+    """The file path when ``url`` is a SQLite file database, else None."""
+    parsed = sa.engine.make_url(url)
+    if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        return os.path.abspath(parsed.database)
+    return None

@@ -1,0 +1,38 @@
+"""Documenting error responses in the spec, each with an example body."""
+
+from __future__ import annotations
+
+import http
+from collections.abc import Callable
+
+from flask_smorest import Blueprint
+
+from server.errors import ErrorSchema, example
+
+HEADERS = {
+    401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}},
+    405: {"Allow": {"schema": {"type": "string"}, "description": "The allowed methods"}},
+    429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
+}
+
+
+def document_errors(*codes: int, **messages: str) -> Callable:
+    """Add an error response per status to a view's documentation. ``messages`` may give a
+    specific example message as ``e409="..."``."""
+
+    def decorator(view: Callable) -> Callable:
+        for code in codes:
+            view = _DOC_BLUEPRINT.alt_response(
+                code,
+                schema=ErrorSchema,
+                description=http.HTTPStatus(code).phrase,
+                example=example(code, messages.get(f"e{code}")),
+                headers=HEADERS.get(code),
+            )(view)
+        return view
+
+    return decorator
+
+
+# alt_response keeps no state on its blueprint, so one private instance serves every view.
+_DOC_BLUEPRINT = Blueprint("_error_docs", __name__)

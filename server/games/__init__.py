@@ -1,0 +1,1 @@
+"""Games: the lobby, playing commands, views, the event feed and the export."""

@@ -1,0 +1,175 @@
+"""Creating, finding, joining, leaving and starting games; a game as the API shows it."""
+
+from __future__ import annotations
+
+import secrets
+import string
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import or_
+from sqlmodel import Session, select
+
+from server.errors import fail
+from server.games import service
+from server.models import Game, Invitation, Outbox, Seat, User
+
+_ID_ALPHABET = string.ascii_lowercase + string.digits
+SETTING_NAMES = ("reminder_interval_hours", "turn_deadline_hours", "absent_after_missed",
+                 "rhom_delay_seconds", "removal_grace_hours")
+
+
+def _random_id(length: int) -> str:
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(length))
+
+
+def create_game(session: Session, user: User, data: dict[str, Any], now: datetime) -> Game:
+    seed, seed_hash = service.new_seed()
+    game = Game(
+        id=_random_id(8), status="open", public=data["public"], created_by=user.id,
+        created_at=now, join_code=_random_id(10), seats=data["seats"], rhom=data["rhom"],
+        variants=dict(data["variants"]), seed=seed, seed_hash=seed_hash,
+        **{name: data[name] for name in SETTING_NAMES},
+    )
+    session.add(game)
+    session.flush()
+    session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now))
+    session.flush()
+    return game
+
+
+def engine_options(game: Game) -> dict[str, Any]:
+    return {"players": game.seats, "rhom": game.rhom, **game.variants}
+
+
+def members(session: Session, game: Game) -> list[Seat]:
+    rows = session.exec(select(Seat).where(Seat.game_id == game.id)).all()
+    return sorted(rows, key=lambda s: (s.seat is None, s.seat if s.seat is not None else 0,
+                                       s.joined_at, s.id or 0))
+
+
+def seat_of(session: Session, game: Game, user: User | None) -> Seat | None:
+    if user is None:
+        return None
+    return session.exec(
+        select(Seat).where(Seat.game_id == game.id, Seat.user_id == user.id)
+    ).first()
+
+
+def visible_game(session: Session, game_id: str, user: User | None) -> tuple[Game, Seat | None]:
+    """The game and the caller's seat; 404 unless the caller plays in it or it is public."""
+    game = session.get(Game, game_id)
+    seat = seat_of(session, game, user) if game is not None else None
+    if game is None or (seat is None and not game.public):
+        fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
+    return game, seat
+
+
+def require_member(game: Game, seat: Seat | None) -> Seat:
+    if seat is None:
+        fail(403, f"you do not play in game {game.id}: join it with its join code first")
+    return seat
+
+
+def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
+    import engine
+
+    humans = [m for m in members(session, game) if m.kind == "human"]
+    if len(humans) < game.seats:
+        missing = game.seats - len(humans)
+        fail(409, f"waiting for {missing} more player{'s' if missing > 1 else ''} to join",
+             joined=len(humans), seats=game.seats)
+    humans.sort(key=lambda m: (m.joined_at, m.id or 0))
+    command = {"type": "start_game", "seat": None, "options": engine_options(game),
+               "player_ids": [str(m.user_id) for m in humans]}
+    try:
+        service.apply_command(session, game, command, actor, now)
+    except engine.RuleError as error:
+        fail(422, f"the game cannot start: {error}")
+
+
+def join(session: Session, user: User, code: str, now: datetime) -> Game:
+    game = session.exec(select(Game).where(Game.join_code == code.strip())).first()
+    if game is None:
+        fail(404, f"no game has the join code {code!r}: check it with whoever invited you")
+    if seat_of(session, game, user) is not None:
+        fail(409, f"you already play in game {game.id}", game_id=game.id)
+    if game.status != "open":
+        fail(409, f"game {game.id} has already started", game_id=game.id)
+    humans = [m for m in members(session, game) if m.kind == "human"]
+    if len(humans) >= game.seats:
+        fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
+    session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now))
+    session.flush()
+    return game
+
+
+def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
+           now: datetime) -> None:
+    session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
+    dedupe_key = f"invite:{game.id}:{email}"
+    if session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+        session.add(Outbox(
+            dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
+            kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
+            text_body=(
+                f"{inviter.name} invites you to play Gems of Iridescia ({game.seats} players).\n\n"
+                f"Join with the code {game.join_code}:\n\n"
+                f"    iridescia join {game.join_code}\n\n"
+                f"No account yet? Register at {base_url} first (iridescia register).\n"
+            ),
+            status="pending", next_attempt_at=now, created_at=now,
+        ))
+    session.flush()
+
+
+def games_of(session: Session, user: User) -> list[Game]:
+    """The user's games: my turn first, then nearest deadline, then newest."""
+    rows = session.exec(
+        select(Game, Seat).join(Seat, Seat.game_id == Game.id).where(Seat.user_id == user.id)
+    ).all()
+
+    def order(pair: tuple[Game, Seat]) -> tuple:
+        game, seat = pair
+        my_turn = is_my_turn(game, seat)
+        deadline = game.deadline_at.timestamp() if game.deadline_at else float("inf")
+        return (not my_turn, deadline, -game.created_at.timestamp(), game.id)
+
+    return [game for game, _seat in sorted(rows, key=order)]
+
+
+def is_my_turn(game: Game, seat: Seat | None) -> bool:
+    return (game.status == "active" and seat is not None and seat.seat is not None
+            and game.current_seat == seat.seat)
+
+
+def game_json(session: Session, game: Game, user: User | None) -> dict[str, Any]:
+    seat = seat_of(session, game, user)
+    rows = members(session, game)
+    names = {u.id: u.name for u in session.exec(
+        select(User).where(or_(*[User.id == m.user_id for m in rows if m.user_id is not None]))
+    )} if any(m.user_id is not None for m in rows) else {}
+    return {
+        "id": game.id,
+        "status": game.status,
+        "public": game.public,
+        "join_code": game.join_code if seat is not None else None,
+        "seats": game.seats,
+        "rhom": game.rhom,
+        "variants": game.variants,
+        "settings": {name: getattr(game, name) for name in SETTING_NAMES},
+        "players": [
+            {"seat": m.seat, "user_id": m.user_id,
+             "name": names.get(m.user_id, "?") if m.kind == "human" else "Rhom",
+             "kind": m.kind, "absent": m.absent}
+            for m in rows
+        ],
+        "version": game.version,
+        "seed_hash": game.seed_hash,
+        "is_my_turn": is_my_turn(game, seat),
+        "my_seat": seat.seat if seat is not None else None,
+        "current_seat": game.current_seat,
+        "pending_kind": game.pending_kind,
+        "deadline_at": game.deadline_at,
+        "created_at": game.created_at,
+    }

@@ -1,0 +1,424 @@
+"""/api/v1/games: the lobby, playing, reading views and feeds, the export."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Any
+
+from flask import current_app, make_response, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, current_user, require_user
+from server.db import db_session
+from server.docs import document_errors
+from server.errors import fail
+from server.games import lobby, service
+from server.games.schemas import (
+    CommandRequestSchema,
+    CommandResultSchema,
+    ExportSchema,
+    FeedQuerySchema,
+    FeedSchema,
+    GameCreateSchema,
+    GameSchema,
+    InvitationCreateSchema,
+    InvitationSchema,
+    JoinSchema,
+    LegalSchema,
+    ViewQuerySchema,
+    ViewSchema,
+)
+from server.models import Command, Event, Game, IdempotencyRecord, User, utcnow
+
+blp = Blueprint("games", __name__, description="Games: lobby, play, views, feed, export")
+
+IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
+            "description": "The expected version, e.g. \"12\" (instead of expected_version)"}
+IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
+                   "schema": {"type": "string", "maxLength": 200},
+                   "description": "Retry safely: the same key and body answer the stored response"}
+IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
+                 "schema": {"type": "string"},
+                 "description": "The ETag (version) you have; 304 when unchanged"}
+ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
+E404 = "there is no game 'k3x9q2ab' you can see"
+
+
+def _actor(user: User) -> str:
+    return f"user:{user.id}"
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(GameCreateSchema)
+    @blp.response(201, GameSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 422, 429)
+    def post(self, data: dict):
+        """Create a game; you take the first seat. A 1-player (solo) game starts at once."""
+        user = require_user()
+        session = db_session()
+        now = utcnow()
+        game = lobby.create_game(session, user, data, now)
+        if game.seats == 1:
+            lobby.start_game(session, game, now, _actor(user))
+        session.commit()
+        return lobby.game_json(session, game, user)
+
+    @blp.response(200, GameSchema(many=True))
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 429)
+    def get(self):
+        """Your games: those where it is your turn first, then by nearest deadline."""
+        user = require_user()
+        session = db_session()
+        return [lobby.game_json(session, game, user) for game in lobby.games_of(session, user)]
+
+
+@blp.route("/join")
+class Join(MethodView):
+    @blp.arguments(JoinSchema)
+    @blp.response(200, GameSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 404, 409, 422, 429,
+                     e404="no game has the join code 'x7k2': check it with whoever invited you",
+                     e409="game k3x9q2ab is full (2 seats)")
+    def post(self, data: dict):
+        """Take a seat in an open game with its join code."""
+        user = require_user()
+        session = db_session()
+        game = lobby.join(session, user, data["code"], utcnow())
+        session.commit()
+        return lobby.game_json(session, game, user)
+
+
+@blp.route("/<game_id>")
+class GameResource(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.doc(security=SECURITY_OPTIONAL)
+    @document_errors(401, 404, 429, e404=E404)
+    def get(self, game_id: str):
+        """One game (public games need no token)."""
+        user = current_user()
+        session = db_session()
+        game, _seat = lobby.visible_game(session, game_id, user)
+        return lobby.game_json(session, game, user)
+
+
+@blp.route("/<game_id>/invitations")
+class Invitations(MethodView):
+    @blp.arguments(InvitationCreateSchema)
+    @blp.response(201, InvitationSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 403, 404, 409, 422, 429, e404=E404,
+                     e409="game k3x9q2ab has already started")
+    def post(self, data: dict, game_id: str):
+        """Invite someone by email: they are sent the join code."""
+        user = require_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        lobby.require_member(game, seat)
+        if game.status != "open":
+            fail(409, f"game {game.id} has already started", game_id=game.id)
+        email = data["email"].strip().lower()
+        lobby.invite(session, game, user, email, current_app.config["BASE_URL"], utcnow())
+        session.commit()
+        return {"email": email, "join_code": game.join_code}
+
+
+@blp.route("/<game_id>/leave")
+class Leave(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 403, 404, 409, 429, e404=E404,
+                     e409="game k3x9q2ab has already started: you can only leave before the start")
+    def post(self, game_id: str):
+        """Give up your seat before the game starts."""
+        user = require_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        seat = lobby.require_member(game, seat)
+        if game.status != "open":
+            fail(409, f"game {game.id} has already started: you can only leave before the start",
+                 game_id=game.id)
+        session.delete(seat)
+        session.commit()
+        return lobby.game_json(session, game, user)
+
+
+@blp.route("/<game_id>/start")
+class Start(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 403, 404, 409, 429, e404=E404,
+                     e409="waiting for 1 more player to join")
+    def post(self, game_id: str):
+        """Start the game once every seat is taken: seats ordered, decks shuffled, objectives
+        dealt (all recorded as events)."""
+        user = require_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        lobby.require_member(game, seat)
+        if game.status != "open":
+            fail(409, f"game {game.id} has already started", game_id=game.id)
+        try:
+            lobby.start_game(session, game, utcnow(), _actor(user))
+            session.commit()
+        except (service.StaleVersion, IntegrityError):
+            session.rollback()
+            fail(409, f"game {game.id} has already started", game_id=game.id)
+        return lobby.game_json(session, game, user)
+
+
+@blp.route("/<game_id>/view")
+class View(MethodView):
+    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.response(200, ViewSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description="Not modified: your ETag is the current version")
+    @blp.doc(security=SECURITY_OPTIONAL, parameters=[IF_NONE_MATCH])
+    @document_errors(401, 404, 409, 422, 429, e404=E404, e409="game k3x9q2ab has not started yet")
+    def get(self, query: dict, game_id: str):
+        """The game as you may see it (spectators: the public view). ``?version=N`` shows it as
+        it was after N events. ETag is the version; If-None-Match answers 304 when unchanged."""
+        import engine
+
+        user = current_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        if game.version == 0:
+            fail(409, f"game {game.id} has not started yet", game_id=game.id)
+        version = query.get("version", game.version)
+        if version > game.version:
+            fail(422, f"game {game.id} is at version {game.version}; there is no version {version}",
+                 current_version=game.version)
+        etag = f'"{version}"'
+        if "version" not in query and _etag_matches(request.headers.get("If-None-Match"), version):
+            response = make_response("", 304)
+            response.headers["ETag"] = etag
+            return response
+        state = service.load_state(session, game, version)
+        body = dict(engine.view(state, seat.seat if seat is not None else None))
+        body["version"] = version
+        return body, 200, {"ETag": etag}
+
+
+def _etag_matches(header: str | None, version: int) -> bool:
+    if not header:
+        return False
+    for tag in header.split(","):
+        tag = tag.strip()
+        if tag == "*":
+            return True
+        if tag.startswith("W/"):
+            tag = tag[2:]
+        if tag.strip('"') == str(version):
+            return True
+    return False
+
+
+@blp.route("/<game_id>/legal")
+class Legal(MethodView):
+    @blp.response(200, LegalSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 404, 429, e404=E404)
+    def get(self, game_id: str):
+        """Your legal commands now (empty when you are not to act)."""
+        import engine
+
+        user = require_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        my_seat = seat.seat if seat is not None else None
+        commands: list[dict[str, Any]] = []
+        if game.status == "active" and my_seat is not None:
+            state = service.load_state(session, game)
+            commands = [engine.command_to_dict(c) for c in engine.legal_commands(state, my_seat)]
+        return {"version": game.version, "seat": my_seat, "commands": commands}
+
+
+@blp.route("/<game_id>/commands")
+class Commands(MethodView):
+    @blp.arguments(CommandRequestSchema)
+    @blp.response(201, CommandResultSchema)
+    @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
+    @document_errors(401, 403, 404, 409, 412, 422, 428, 429, e404=E404,
+                     e403="seat 1 is not yours: you play seat 0")
+    def post(self, data: dict, game_id: str):
+        """Play one command against the version you saw. Stale: 409 with
+        ``details.current_version``; illegal: 422 with the engine's reason."""
+        user = require_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        seat = lobby.require_member(game, seat)
+
+        key = request.headers.get("Idempotency-Key")
+        request_hash = _request_hash(game_id, data)
+        if key is not None:
+            if not key.strip() or len(key) > 200:
+                fail(422, "Idempotency-Key must be 1 to 200 characters")
+            stored = session.get(IdempotencyRecord, (user.id, key))
+            if stored is not None:
+                if stored.request_hash != request_hash:
+                    fail(422, f"Idempotency-Key {key!r} was used for another request: "
+                              "use a new key for a new command", key=key)
+                return stored.response, stored.status_code
+
+        expected = _expected_version(data, game)
+        if game.status == "open":
+            fail(409, f"game {game.id} has not started yet", game_id=game.id,
+                 current_version=game.version)
+        if game.status == "finished":
+            fail(409, f"game {game.id} is over", game_id=game.id, current_version=game.version)
+        result = _apply(session, game, seat, user, data["command"], expected)
+        if key is not None:
+            session.add(IdempotencyRecord(user_id=user.id, key=key, request_hash=request_hash,
+                                          status_code=201, response=result))
+        try:
+            session.commit()
+        except IntegrityError:
+            session.rollback()
+            current = session.get(Game, game.id, populate_existing=True)
+            fail(409, f"another command landed first; the game is at version {current.version}: "
+                      "refresh and retry", current_version=current.version)
+        return result
+
+
+def _request_hash(game_id: str, data: dict) -> str:
+    canonical = json.dumps({"game": game_id, "body": data}, sort_keys=True, default=str)
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _expected_version(data: dict, game: Game) -> int:
+    if "expected_version" in data:
+        expected = data["expected_version"]
+        if expected != game.version:
+            fail(409, f"the game is at version {game.version}, you sent {expected}: refresh and "
+                      "retry", current_version=game.version)
+        return expected
+    header = request.headers.get("If-Match")
+    if header is None:
+        fail(428, "say which version you are playing against: 'expected_version' in the body "
+                  "or an If-Match header", current_version=None)
+    text = header.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip().strip('"')
+    if not text.isdigit():
+        fail(422, f"If-Match must be a game version such as \"12\", not {header!r}")
+    if int(text) != game.version:
+        fail(412, f"the game is at version {game.version}, If-Match said {text}: refresh and "
+                  "retry", current_version=game.version)
+    return int(text)
+
+
+def _apply(session, game: Game, seat, user: User, command: dict, expected: int) -> dict:  # noqa: ANN001
+    import engine
+
+    command = dict(command)
+    if command.get("type") == "start_game":
+        fail(422, "start_game is not played as a command: POST /games/{id}/start")
+    if command.get("seat") is None:
+        command["seat"] = seat.seat
+    if not isinstance(command["seat"], int) or isinstance(command["seat"], bool):
+        fail(422, f"command.seat must be a seat number, not {command['seat']!r}")
+    if command["seat"] != seat.seat:
+        fail(403, f"seat {command['seat']} is not yours: you play seat {seat.seat}",
+             your_seat=seat.seat)
+    try:
+        parsed = engine.command_from_dict(command)
+    except engine.RuleError as error:
+        fail(422, str(error), command=command)
+    except (KeyError, TypeError, ValueError) as error:
+        fail(422, f"this is not a valid command: {error}", command=command)
+    try:
+        rows = service.apply_command(session, game, parsed, _actor(user), utcnow())
+    except service.StaleVersion as error:
+        fail(409, f"another command landed first; the game is at version {error.current_version}:"
+                  " refresh and retry", current_version=error.current_version)
+    except engine.GameOver as error:
+        fail(409, str(error), current_version=expected)
+    except engine.RuleError as error:
+        fail(422, str(error), command=command)
+    return {"version": game.version,
+            "events": [_redacted(row, seat.seat) for row in rows]}
+
+
+def _redacted(row: dict | Event, seat: int | None) -> dict:
+    import engine
+
+    if isinstance(row, Event):
+        row = {"seq": row.seq, "type": row.type, "payload": row.payload, "actor": row.actor,
+               "at": row.at}
+    at = row["at"]
+    return {"seq": row["seq"], "type": row["type"],
+            "payload": engine.redact_event(row["payload"], seat), "actor": row["actor"],
+            "at": at.isoformat() if hasattr(at, "isoformat") else at}
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(FeedQuerySchema, location="query")
+    @blp.response(200, FeedSchema)
+    @blp.doc(security=SECURITY_OPTIONAL)
+    @document_errors(401, 404, 422, 429, e404=E404)
+    def get(self, query: dict, game_id: str):
+        """The events after ``after`` as you may see them; with ``wait``, waits up to that many
+        seconds for the next one (long poll)."""
+        user = current_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        my_seat = seat.seat if seat is not None else None
+        after = query["after"]
+        deadline = time.monotonic() + min(query["wait"], current_app.config["LONG_POLL_MAX_SECONDS"])
+        version = game.version
+        while version <= after and time.monotonic() < deadline:
+            session.commit()  # end the read transaction while waiting (SQLite holds a lock)
+            time.sleep(0.2)
+            version = session.get(Game, game.id, populate_existing=True).version
+        rows = session.exec(
+            select(Event).where(Event.game_id == game.id, Event.seq > after,
+                                Event.seq <= version).order_by(Event.seq)  # type: ignore[arg-type]
+        ).all()
+        return {"version": version, "events": [_redacted(row, my_seat) for row in rows]}
+
+
+@blp.route("/<game_id>/export")
+class Export(MethodView):
+    @blp.response(200, ExportSchema)
+    @blp.doc(security=SECURITY_OPTIONAL)
+    @document_errors(401, 404, 409, 429, e404=E404,
+                     e409="game k3x9q2ab is not over: the log and seed are exported at the end")
+    def get(self, game_id: str):
+        """The whole log, every command and the seed, once the game is over."""
+        import engine
+
+        user = current_user()
+        session = db_session()
+        game, _seat = lobby.visible_game(session, game_id, user)
+        if game.status != "finished":
+            fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
+                 game_id=game.id)
+        events = session.exec(select(Event).where(Event.game_id == game.id)
+                              .order_by(Event.seq)).all()  # type: ignore[arg-type]
+        commands = session.exec(select(Command).where(Command.game_id == game.id)
+                                .order_by(Command.version)).all()  # type: ignore[arg-type]
+        state = service.load_state(session, game)
+        info = lobby.game_json(session, game, user)
+        return {
+            "game_id": game.id,
+            "rules_version": game.rules_version,
+            "options": lobby.engine_options(game),
+            "seed": game.seed,
+            "seed_hash": game.seed_hash,
+            "players": info["players"],
+            "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
+                         for c in commands],
+            "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor": e.actor,
+                        "at": e.at} for e in events],
+            "outcome": engine.outcome(state).to_dict(),
+        }

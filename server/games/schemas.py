@@ -1,0 +1,189 @@
+"""Request and response bodies of /games."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+
+
+class VariantsSchema(ma.Schema):
+    mining_cost = fields.Integer(load_default=1, validate=validate.OneOf([1, 3]),
+                                 metadata={"description": "Coins per mining die: 1 or 3"})
+    leftover_gems = fields.String(load_default="any", validate=validate.OneOf(["any", "same_type"]))
+    catapult_4th = fields.Boolean(load_default=False,
+                                  metadata={"description": "Clever Catapult 4th-player rule; "
+                                                           "4 players only"})
+
+
+class GameSettingsSchema(ma.Schema):
+    reminder_interval_hours = fields.Integer(required=True)
+    turn_deadline_hours = fields.Integer(required=True)
+    absent_after_missed = fields.Integer(required=True)
+    rhom_delay_seconds = fields.Integer(required=True)
+    removal_grace_hours = fields.Integer(required=True)
+
+
+class GameCreateSchema(ma.Schema):
+    seats = fields.Integer(required=True, validate=validate.Range(1, 4),
+                           metadata={"description": "Number of human players (1-4)"})
+    rhom = fields.Boolean(load_default=False,
+                          metadata={"description": "Play with the Rhom (forced for 1 player, "
+                                                   "allowed for 2, refused for 3-4)"})
+    variants = fields.Nested(VariantsSchema, load_default=lambda: VariantsSchema().load({}))
+    public = fields.Boolean(load_default=False,
+                            metadata={"description": "Anyone may watch without a token"})
+    reminder_interval_hours = fields.Integer(load_default=24, validate=validate.Range(1, 24 * 30))
+    turn_deadline_hours = fields.Integer(load_default=72, validate=validate.Range(1, 24 * 90))
+    absent_after_missed = fields.Integer(
+        load_default=2, validate=validate.Range(1, 50),
+        metadata={"description": "Missed deadlines after which the server plays for the player"})
+    rhom_delay_seconds = fields.Integer(load_default=10, validate=validate.Range(0, 24 * 3600))
+    removal_grace_hours = fields.Integer(load_default=24, validate=validate.Range(0, 24 * 30))
+
+    @ma.validates_schema
+    def _check_players(self, data: dict, **_kwargs) -> None:
+        seats, rhom = data.get("seats"), data.get("rhom", False)
+        if seats in (3, 4) and rhom:
+            raise ma.ValidationError("the Rhom plays only with 1 or 2 players", "rhom")
+        variants = data.get("variants") or {}
+        if variants.get("catapult_4th") and seats != 4:
+            raise ma.ValidationError("catapult_4th needs 4 players", "variants")
+
+    @ma.post_load
+    def _solo_has_rhom(self, data: dict, **_kwargs) -> dict:
+        if data["seats"] == 1:
+            data["rhom"] = True
+        return data
+
+
+class PlayerSchema(ma.Schema):
+    seat = fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "Engine seat (turn order); null before start"})
+    user_id = fields.Integer(required=True, allow_none=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={"description": "human or rhom"})
+    absent = fields.Boolean(required=True)
+
+
+class GameSchema(ma.Schema):
+    id = fields.String(required=True, metadata={"example": "k3x9q2ab"})
+    status = fields.String(required=True, metadata={"description": "open, active or finished"})
+    public = fields.Boolean(required=True)
+    join_code = fields.String(required=True, allow_none=True,
+                              metadata={"description": "Shown to seated players only"})
+    seats = fields.Integer(required=True)
+    rhom = fields.Boolean(required=True)
+    variants = fields.Nested(VariantsSchema, required=True)
+    settings = fields.Nested(GameSettingsSchema, required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    version = fields.Integer(required=True)
+    seed_hash = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
+    is_my_turn = fields.Boolean(required=True)
+    my_seat = fields.Integer(required=True, allow_none=True)
+    current_seat = fields.Integer(required=True, allow_none=True)
+    pending_kind = fields.String(required=True, allow_none=True)
+    deadline_at = fields.DateTime(required=True, allow_none=True)
+    created_at = fields.DateTime(required=True)
+
+
+class InvitationCreateSchema(ma.Schema):
+    email = fields.Email(required=True, validate=validate.Length(max=254))
+
+
+class InvitationSchema(ma.Schema):
+    email = fields.String(required=True)
+    join_code = fields.String(required=True)
+
+
+class JoinSchema(ma.Schema):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=32))
+
+
+class CommandRequestSchema(ma.Schema):
+    command = fields.Dict(required=True, metadata={
+        "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "
+                       "seat defaults to yours",
+        "example": {"type": "end_turn"}})
+    expected_version = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "The game version you decided against (or send If-Match)"})
+
+
+class EventSchema(ma.Schema):
+    seq = fields.Integer(required=True)
+    type = fields.String(required=True)
+    payload = fields.Dict(required=True)
+    actor = fields.String(required=True)
+    at = fields.DateTime(required=True)
+
+
+class CommandResultSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class FeedSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+
+
+class FeedQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
+                           metadata={"description": "Only events with a greater seq"})
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600),
+                        metadata={"description": "Seconds to wait for a new event (long poll; "
+                                                 "capped by the server, 30 by default)"})
+
+
+class ViewQuerySchema(ma.Schema):
+    version = fields.Integer(validate=validate.Range(min=1),
+                             metadata={"description": "The view as it was at this version"})
+
+
+class ViewSchema(ma.Schema):
+    """The engine's view for the caller (docs/engine-api.md, "The view") plus the version."""
+
+    version = fields.Integer(required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(required=True)
+    viewer = fields.Integer(required=True, allow_none=True)
+    over = fields.Boolean(required=True)
+    turn = fields.Dict(required=True, allow_none=True)
+    board = fields.List(fields.Dict(), required=True)
+    market = fields.Dict(required=True)
+    players = fields.List(fields.Dict(), required=True)
+    pending = fields.Dict(required=True, allow_none=True)
+    roll = fields.Dict(required=True, allow_none=True)
+    rhom = fields.Dict(required=True, allow_none=True)
+    outcome = fields.Dict(required=True, allow_none=True)
+
+    @ma.post_dump(pass_original=True)
+    def _keep_every_key(self, data: dict, original: dict, **_kwargs) -> dict:
+        # The engine owns the view's shape; the fields above only document it.
+        return {**original, **data}
+
+
+class LegalSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    commands = fields.List(fields.Dict(), required=True)
+
+
+class ExportCommandSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    actor = fields.String(required=True)
+    command = fields.Dict(required=True)
+
+
+class ExportSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seed = fields.String(required=True)
+    seed_hash = fields.String(required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
+    events = fields.List(fields.Nested(EventSchema), required=True)
+    outcome = fields.Dict(required=True)

@@ -1,0 +1,195 @@
+"""The database tables (SQLModel). The schema itself is managed by the Alembic migrations in
+``server/migrations``; a test checks that the two agree.
+
+All times are timezone-aware UTC in Python (stored as UTC on both SQLite and PostgreSQL).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+class UTCDateTime(sa.types.TypeDecorator):
+    """A timestamp that goes in and comes out as aware UTC, whatever the backend keeps."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value!r}: pass an aware UTC time")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            return value.replace(tzinfo=UTC)
+        return value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _time(nullable: bool = True, index: bool = False) -> Any:
+    if nullable:
+        return Field(default=None, sa_column=sa.Column(UTCDateTime(), nullable=True, index=index))
+    return Field(default_factory=utcnow, sa_column=sa.Column(UTCDateTime(), nullable=False))
+
+
+def _json(nullable: bool = False) -> Any:
+    return Field(default=None, sa_column=sa.Column(sa.JSON(), nullable=nullable))
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "users"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=80)
+    email: str = Field(max_length=254, unique=True)
+    token_hash: str = Field(max_length=64, unique=True)
+    email_preference: str = Field(default="every_turn", max_length=20)
+    created_at: datetime = _time(nullable=False)
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "games"
+
+    id: str = Field(primary_key=True, max_length=16)
+    status: str = Field(default="open", max_length=10, index=True)  # open | active | finished
+    public: bool = Field(default=False)
+    created_by: int = Field(foreign_key="users.id")
+    created_at: datetime = _time(nullable=False)
+    finished_at: datetime | None = _time()
+    join_code: str = Field(max_length=16, unique=True)
+    seats: int  # number of human seats
+    rhom: bool = Field(default=False)
+    variants: dict[str, Any] = _json()
+    rules_version: str | None = Field(default=None, max_length=20)
+    version: int = Field(default=0)
+    current_seat: int | None = Field(default=None)
+    pending_kind: str | None = Field(default=None, max_length=20)
+    turn_started_at: datetime | None = _time()
+    deadline_at: datetime | None = _time(index=True)
+    next_reminder_at: datetime | None = _time(index=True)
+    automatic_due_at: datetime | None = _time(index=True)
+    reminder_interval_hours: int = Field(default=24)
+    turn_deadline_hours: int = Field(default=72)
+    absent_after_missed: int = Field(default=2)
+    rhom_delay_seconds: int = Field(default=10)
+    removal_grace_hours: int = Field(default=24)
+    seed: str = Field(max_length=64)
+    seed_hash: str = Field(max_length=64)
+
+
+class Seat(SQLModel, table=True):
+    """A participant. Before the start ``seat`` is null (players in joining order); the
+    ``start_game`` events decide the engine seat numbers, and the Rhom gets a row with no user."""
+
+    __tablename__ = "seats"
+    __table_args__ = (sa.UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", index=True, max_length=16)
+    seat: int | None = Field(default=None)
+    user_id: int | None = Field(default=None, foreign_key="users.id", index=True)
+    kind: str = Field(default="human", max_length=10)  # human | rhom
+    joined_at: datetime = _time(nullable=False)
+    missed_turns: int = Field(default=0)
+    absent: bool = Field(default=False)
+
+
+class Invitation(SQLModel, table=True):
+    __tablename__ = "invitations"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", index=True, max_length=16)
+    email: str = Field(max_length=254)
+    invited_by: int = Field(foreign_key="users.id")
+    created_at: datetime = _time(nullable=False)
+
+
+class Event(SQLModel, table=True):
+    """The append-only log: one row per engine event."""
+
+    __tablename__ = "events"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    seq: int = Field(primary_key=True)
+    type: str = Field(max_length=60)
+    payload: dict[str, Any] = _json()
+    actor: str = Field(max_length=40)
+    at: datetime = _time(nullable=False)
+    rules_version: str = Field(max_length=20)
+
+
+class Command(SQLModel, table=True):
+    """Every accepted command, keyed by the version it was applied at (so the export can be
+    re-decided with ``engine.rng_for(seed, version)``)."""
+
+    __tablename__ = "commands"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    version: int = Field(primary_key=True)
+    actor: str = Field(max_length=40)
+    command: dict[str, Any] = _json()
+    at: datetime = _time(nullable=False)
+
+
+class IdempotencyRecord(SQLModel, table=True):
+    __tablename__ = "idempotency"
+
+    user_id: int = Field(foreign_key="users.id", primary_key=True)
+    key: str = Field(primary_key=True, max_length=200)
+    request_hash: str = Field(max_length=64)
+    status_code: int
+    response: dict[str, Any] = _json()
+    created_at: datetime = _time(nullable=False)
+
+
+class Snapshot(SQLModel, table=True):
+    """A cached state after ``version`` events. Deleting every row changes nothing but speed."""
+
+    __tablename__ = "snapshots"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    version: int = Field(primary_key=True)
+    state: dict[str, Any] = _json()
+    created_at: datetime = _time(nullable=False)
+
+
+class Outbox(SQLModel, table=True):
+    """Mail waiting to be sent (written in the transaction that caused it)."""
+
+    __tablename__ = "outbox"
+
+    id: int | None = Field(default=None, primary_key=True)
+    dedupe_key: str = Field(max_length=200, unique=True)
+    game_id: str | None = Field(default=None, foreign_key="games.id", index=True, max_length=16)
+    user_id: int | None = Field(default=None, foreign_key="users.id")
+    to_email: str = Field(max_length=254)
+    kind: str = Field(max_length=40)
+    subject: str = Field(max_length=200)
+    text_body: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+    html_body: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+    status: str = Field(default="pending", max_length=10, index=True)  # pending | sent | parked
+    attempts: int = Field(default=0)
+    next_attempt_at: datetime | None = _time(index=True)
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+    created_at: datetime = _time(nullable=False)
+    sent_at: datetime | None = _time()
+
+
+class SchedulerTick(SQLModel, table=True):
+    __tablename__ = "scheduler_ticks"
+
+    name: str = Field(primary_key=True, max_length=40)
+    last_tick_at: datetime = _time(nullable=False)

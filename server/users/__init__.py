@@ -1,0 +1,1 @@
+"""Accounts: registration, the API token, notification preferences."""
