@@ -1,0 +1,159 @@
+"""API throughput and latency beside two baselines, on SQLite and on PostgreSQL.
+
+    python -m bench.api [--seconds 15] [--clients 8] [--backend sqlite --backend postgresql]
+
+For each database: gunicorn with 2 sync workers serves the baseline app (``baseline.py``: a no-op
+endpoint and a one-row insert), then the Iridescia app; 8 client processes on 127.0.0.1 drive each
+for a bounded time. Phases: ``noop``, ``insert``, ``mix`` (each client plays its own 2-player game:
+the actor reads the view and the legal commands and posts one; every third step the other player
+reads the game list and the view), ``commands`` (only the legal commands and the post). Prints
+requests/s and p50/p99 per kind, and command posts/s as a fraction of the insert baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+from bench.api import load, servers
+
+TARGET_RATIO = 0.60
+TARGET_COMMAND_P99_MS = 30.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def summarize(records, seconds: float) -> dict[str, dict]:
+    by_kind: dict[str, list] = defaultdict(list)
+    for kind, status, elapsed in records:
+        by_kind[kind].append((status, elapsed))
+    by_kind["all"] = [(status, elapsed) for _, status, elapsed in records]
+    summary = {}
+    for kind, rows in by_kind.items():
+        latencies = [elapsed * 1000 for _, elapsed in rows]
+        statuses: dict[int, int] = defaultdict(int)
+        for status, _ in rows:
+            statuses[status] += 1
+        summary[kind] = {
+            "requests": len(rows),
+            "per_second": len(rows) / seconds,
+            "p50_ms": percentile(latencies, 0.50),
+            "p99_ms": percentile(latencies, 0.99),
+            "statuses": dict(sorted(statuses.items())),
+        }
+    return summary
+
+
+def run_backend(backend: str, args, workdir: Path) -> dict:
+    from bench.api.baseline import create_tables
+    from server.migrate import upgrade
+
+    if backend == "sqlite":
+        url = servers.sqlite_url(workdir)
+    else:
+        url = servers.fresh_postgres_url("iridescia_bench_api")
+    upgrade(url)
+    create_tables(url)
+    env = servers.server_env(url, workdir)
+    phases: dict[str, dict] = {}
+
+    def phase(name: str, port: int) -> None:
+        records, _, errors = load.run(name, port, args.clients, args.seconds, seed=args.seed)
+        if errors:
+            raise RuntimeError(f"{backend} {name}: {len(errors)} client(s) failed: {errors[0]}")
+        phases[name] = summarize(records, args.seconds)
+        print_phase(backend, name, phases[name])
+
+    with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as (port, _):
+        phase("noop", port)
+        phase("insert", port)
+    with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (port, pid):
+        phase("mix", port)
+        phase("commands", port)
+        memory = {worker: servers.memory_mib(worker) for worker in servers.child_pids(pid)}
+    for worker, values in memory.items():
+        print(f"{backend:<10} memory     worker {worker}: RSS {values['rss']:.0f} MiB, "
+              f"PSS {values['pss']:.0f} MiB")
+    if backend != "sqlite":
+        servers.drop_postgres("iridescia_bench_api")
+    return {"phases": phases, "worker_memory_mib": memory}
+
+
+def print_phase(backend: str, name: str, summary: dict) -> None:
+    order = ["noop", "insert", "view", "legal", "command", "list", "lobby", "all"]
+    for kind in sorted(summary, key=lambda k: order.index(k) if k in order else 99):
+        if kind == "all" and len(summary) == 2:
+            continue  # a one-kind phase: "all" repeats it
+        row = summary[kind]
+        bad = sum(count for status, count in row["statuses"].items() if status >= 400)
+        print(f"{backend:<10} {name:<10} {kind:<8} {row['requests']:>7} req "
+              f"{row['per_second']:>8.1f}/s  p50 {row['p50_ms']:>6.1f} ms  "
+              f"p99 {row['p99_ms']:>6.1f} ms  4xx/5xx {bad}", flush=True)
+
+
+def verdicts(backend: str, result: dict) -> list[str]:
+    phases = result["phases"]
+    insert = phases["insert"]["insert"]["per_second"]
+    lines = []
+    for name in ("commands", "mix"):
+        command = phases[name].get("command")
+        if not command:
+            lines.append(f"{backend}: no command posts in the {name} phase")
+            continue
+        ratio = command["per_second"] / insert
+        lines.append(
+            f"{backend:<10} {name:<8} command posts {command['per_second']:.1f}/s = "
+            f"{ratio:.2f} x insert baseline ({insert:.1f}/s); p99 {command['p99_ms']:.1f} ms"
+        )
+    # With the server saturated, throughput is bounded by the time a request holds a worker:
+    # compare that time directly too (mean latency under the same load).
+    lines.append(
+        f"{backend:<10} latency  command p50 {phases['commands']['command']['p50_ms']:.1f} ms "
+        f"vs insert p50 {phases['insert']['insert']['p50_ms']:.1f} ms "
+        f"vs noop p50 {phases['noop']['noop']['p50_ms']:.1f} ms"
+    )
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.api", description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    backends = args.backend or ["sqlite", "postgresql"]
+    print(f"bench.api: gunicorn 2 sync workers, {args.clients} client processes, "
+          f"{args.seconds:g} s per phase", flush=True)
+    results, failed = {}, []
+    for backend in backends:
+        with tempfile.TemporaryDirectory(prefix=f"bench-api-{backend}-") as tmp:
+            try:
+                results[backend] = run_backend(backend, args, Path(tmp))
+            except Exception as error:  # noqa: BLE001 - reported, then the exit code says so
+                print(f"{backend}: FAILED: {error}", file=sys.stderr)
+                failed.append(backend)
+    print()
+    for backend, result in results.items():
+        for line in verdicts(backend, result):
+            print(line)
+    print(f"targets: command posts >= {TARGET_RATIO:.0%} of the insert baseline, "
+          f"p99 <= {TARGET_COMMAND_P99_MS:g} ms (SQLite)")
+    if args.json:
+        args.json.write_text(json.dumps({"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+                                         "args": vars(args) | {"json": str(args.json)},
+                                         "results": results}, indent=2, default=str))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

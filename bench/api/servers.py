@@ -1,0 +1,131 @@
+"""Starting and stopping the servers a benchmark measures, and the databases they use.
+Shared by bench/api and bench/scale."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+POSTGRES_ADMIN_URL = os.environ.get(
+    "BENCH_POSTGRES_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def sqlite_url(directory: Path) -> str:
+    return f"sqlite:///{directory / 'bench.db'}"
+
+
+def fresh_postgres_url(name: str) -> str:
+    """Drop and create database ``name`` on the local PostgreSQL; its SQLAlchemy URL."""
+    import psycopg
+
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+    admin = POSTGRES_ADMIN_URL.rsplit("/", 1)[0]
+    return admin.replace("postgresql://", "postgresql+psycopg://", 1) + f"/{name}"
+
+
+def drop_postgres(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(POSTGRES_ADMIN_URL, autocommit=True, connect_timeout=5) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def server_env(database_url: str, workdir: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("IRIDESCIA_")}
+    env.update(
+        IRIDESCIA_DATABASE_URL=database_url,
+        IRIDESCIA_OUTBOX_DIR=str(workdir / "outbox"),
+        # A benchmark is one user hammering the server on purpose: no rate limit.
+        IRIDESCIA_RATE_LIMIT="0",
+        PYTHONPATH=str(ROOT),
+    )
+    env.update(extra)
+    return env
+
+
+@contextmanager
+def gunicorn(app: str, env: dict[str, str], workdir: Path, ready_path: str, workers: int = 2):
+    """Serve ``app`` with gunicorn (sync workers) on a free 127.0.0.1 port; yields (port, pid)."""
+    port = free_port()
+    log = (workdir / f"gunicorn-{port}.log").open("w")
+    process = subprocess.Popen(
+        [
+            sys.executable, "-m", "gunicorn",
+            "--workers", str(workers), "--worker-class", "sync",
+            "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
+            "--chdir", str(ROOT), app,
+        ],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        wait_until_answering(port, ready_path, process, workdir / f"gunicorn-{port}.log")
+        yield port, process.pid
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        log.close()
+
+
+def wait_until_answering(port: int, path: str, process, log_path: Path, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with {process.returncode}:\n{log_path.read_text()}")
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", path)
+            status = connection.getresponse().status
+            connection.close()
+            if status < 500:
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"the server did not answer {path} in {seconds} s:\n{log_path.read_text()}")
+
+
+def child_pids(pid: int) -> list[int]:
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return sorted(children)
+
+
+def memory_mib(pid: int) -> dict[str, float]:
+    """Resident (RSS) and proportional (PSS: shared pages split between sharers) memory, MiB."""
+    values = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in ("Rss", "Pss"):
+            values[key.lower()] = int(rest.split()[0]) / 1024
+    return values
