@@ -1,0 +1,397 @@
+"""Final scoring, golden numbers worked out by hand (rulebook "End of Game Scoring", RULINGS §6)."""
+
+import json
+from types import SimpleNamespace
+
+import pytest
+
+from engine.scoring import (
+    InvalidOutcome,
+    InvalidTally,
+    Outcome,
+    PlayerTally,
+    ScoringError,
+    SeatScore,
+    score_game,
+    tile_sets_for,
+)
+
+ANY = SimpleNamespace(leftover_gems="any")
+SAME_TYPE = SimpleNamespace(leftover_gems="same_type")
+
+
+def tiles(**counts: int) -> list[str]:
+    return [gem for gem, n in counts.items() for _ in range(n)]
+
+
+def alone(**fields) -> SeatScore:
+    """Score one player against an opponent who has nothing."""
+    outcome = score_game([PlayerTally(seat=0, in_game=0, **fields),
+                          PlayerTally(seat=1, in_game=0)], ANY)
+    return outcome[0]
+
+
+# --- leftover gems ----------------------------------------------------------------------------
+
+
+def test_leftover_gems_score_one_point_per_two_of_any_type():
+    # 3 + 1 + 1 + 1 = 6 gems -> 6 // 2 = 3
+    assert alone(hold={"amethyst": 3, "citrine": 1, "emerald": 1, "sapphire": 1}).gems == 3
+
+
+def test_an_odd_gem_out_scores_nothing():
+    # 2 + 3 = 5 gems -> 2
+    assert alone(hold={"amethyst": 2, "citrine": 3}).gems == 2
+
+
+def test_leftover_gems_variant_counts_pairs_of_one_type():
+    hold = {"amethyst": 3, "citrine": 1, "emerald": 1, "sapphire": 1}
+    outcome = score_game([PlayerTally(0, 0, hold=hold), PlayerTally(1, 0)], SAME_TYPE)
+    # amethyst 3 // 2 = 1; the three single gems make no pair -> 1 (the default rule gives 3)
+    assert outcome[0].gems == 1
+    assert outcome[0].total == 1
+
+
+def test_leftover_gems_variant_with_several_pairs():
+    hold = {"amethyst": 2, "citrine": 2, "emerald": 3}
+    outcome = score_game([PlayerTally(0, 0, hold=hold)], SAME_TYPE)
+    # 2//2 + 2//2 + 3//2 = 3
+    assert outcome[0].gems == 3
+
+
+def test_an_unknown_leftover_rule_is_refused_by_name():
+    with pytest.raises(ScoringError, match="'pairs'"):
+        score_game([PlayerTally(0, 0)], SimpleNamespace(leftover_gems="pairs"))
+
+
+# --- tile sets --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("count", "points", "sizes"), [
+    (2, 0, ()),
+    (3, 3, (3,)),
+    (4, 3, (3,)),           # the 4th tile is left over
+    (5, 7, (5,)),
+    (6, 7, (5,)),           # one 5 (7) beats two 3s (6)
+    (7, 12, (7,)),
+    (8, 12, (7,)),          # 7 (12) beats 5+3 (10)
+    (9, 12, (7,)),          # 7 (12) beats 5+3 (10) and 3+3+3 (9)
+    (10, 15, (7, 3)),       # 7+3 (15) beats 5+5 (14)
+    (12, 19, (7, 5)),       # 7+5 (19) beats 3+3+3+3 (12)
+    (14, 24, (7, 7)),
+    (15, 24, (7, 7)),       # 7+7 (24) beats 7+5+3 (22) and 5+5+5 (21)
+])
+def test_tile_sets_of_one_gem_take_the_best_partition(count, points, sizes):
+    assert tile_sets_for(count) == (points, sizes)
+
+
+def test_six_tiles_of_a_type_score_one_set_of_five():
+    score = alone(tile_gems=tiles(emerald=6))
+    assert score.tile_sets == 7
+    assert score.detail["tile_sets"] == [{"gem": "emerald", "size": 5, "points": 7}]
+
+
+def test_rainbow_tiles_split_across_two_gem_types():
+    # 4 amethyst + 4 citrine + 2 rainbow.
+    # one rainbow each: 5 amethyst (7) + 5 citrine (7) = 14
+    # both to amethyst: 6 (7) + 4 (3) = 10; so they split.
+    score = alone(tile_gems=tiles(amethyst=4, citrine=4, rainbow=2))
+    assert score.tile_sets == 14
+    assert score.detail["rainbow_tiles"] == {"amethyst": 1, "citrine": 1}
+    assert score.detail["tile_sets"] == [
+        {"gem": "amethyst", "size": 5, "points": 7},
+        {"gem": "citrine", "size": 5, "points": 7},
+    ]
+
+
+def test_rainbow_tiles_all_join_one_type_when_that_is_worth_more():
+    # 4 amethyst + 2 citrine + 3 rainbow.
+    # all three to amethyst: 7 (12) + citrine 2 (0) = 12
+    # two to amethyst, one to citrine: 6 (7) + 3 (3) = 10
+    score = alone(tile_gems=tiles(amethyst=4, citrine=2, rainbow=3))
+    assert score.tile_sets == 12
+    assert score.detail["rainbow_tiles"] == {"amethyst": 3}
+
+
+def test_rainbow_tiles_complete_three_small_sets():
+    # 2 amethyst, 2 citrine, 2 emerald, 3 rainbow: one rainbow each -> 3 sets of 3 = 9
+    # (all to one type: 5 (7) only)
+    score = alone(tile_gems=tiles(amethyst=2, citrine=2, emerald=2, rainbow=3))
+    assert score.tile_sets == 9
+
+
+def test_each_rainbow_tile_is_in_one_set_only():
+    # 2 amethyst + 2 citrine + 1 rainbow: only one of the two pairs can become a set -> 3, not 6
+    assert alone(tile_gems=tiles(amethyst=2, citrine=2, rainbow=1)).tile_sets == 3
+
+
+def test_rainbow_tiles_alone_make_a_set():
+    # the Iridia Stone tile and two rainbow tiles: 3 wild tiles of one chosen gem -> 3
+    assert alone(tile_gems=["rainbow"] * 3).tile_sets == 3
+
+
+def test_tiles_of_several_types_score_independently():
+    # sapphire 7 (12) + emerald 5 (7) + citrine 3 (3) + amethyst 2 (0) = 22
+    score = alone(tile_gems=tiles(sapphire=7, emerald=5, citrine=3, amethyst=2))
+    assert score.tile_sets == 22
+
+
+# --- relic sets -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("relics", "points"), [
+    (["amethyst_ring", "sapphire_droid", "citrine_plate"], 5),            # J+T+L
+    (["amethyst_ring", "citrine_amulet", "emerald_brooch"], 5),           # 3 Jewelry
+    (["sapphire_droid", "emerald_goggles", "sapphire_spyglass"], 7),      # 3 Tech
+    (["amethyst_vase", "citrine_talisman", "emerald_tablet"], 9),         # 3 Lore
+    (["amethyst_ring", "citrine_amulet", "sapphire_droid"], 0),           # J+J+T: no set
+    # J J J J T L: mixed (5) + JJJ (5) = 10; JJJ alone leaves J T L = the same 10
+    (["amethyst_ring", "citrine_amulet", "emerald_brooch", "sapphire_pendant",
+      "sapphire_droid", "citrine_plate"], 10),
+    # T T T L L L J: TTT (7) + LLL (9) = 16, better than J+T+L (5) + nothing
+    (["sapphire_droid", "emerald_goggles", "sapphire_spyglass", "amethyst_vase",
+      "citrine_plate", "emerald_tablet", "amethyst_ring"], 16),
+])
+def test_relic_sets_without_wilds(relics, points):
+    assert alone(relics=relics).relic_sets == points
+
+
+def test_several_iridia_relics_take_the_best_categories():
+    # Tech: sapphire_droid, emerald_goggles; Lore: citrine_plate; Iridia: chalice, crown.
+    # both Iridia as Lore: T T + L L L -> LLL 9
+    # one as Tech, one as Lore: TTT 7 + L L -> 7
+    # one as Jewelry: J T L (5) + T + X -> 5
+    score = alone(relics=["sapphire_droid", "emerald_goggles", "citrine_plate",
+                          "iridia_chalice", "iridia_crown"])
+    assert score.relic_sets == 9
+    assert score.detail["relic_sets"] == [
+        {"kind": "lore", "relics": ["citrine_plate", "iridia_chalice", "iridia_crown"],
+         "points": 9},
+    ]
+    assert score.detail["iridia_relics"] == {
+        "iridia_chalice": {"category": "lore", "lead_gem": None},
+        "iridia_crown": {"category": "lore", "lead_gem": None},
+    }
+
+
+def test_four_iridia_relics_with_a_jewelry_and_a_tech():
+    # J, T and 4 Iridia (counts J T L after the wilds):
+    #   1 1 4 (all Lore):  J+T+L (5) + LLL (9) = 14
+    #   1 4 1 (all Tech):  J+T+L (5) + TTT (7) = 12
+    #   1 2 3:             LLL (9), or J+T+L (5) and nothing else = 9
+    #   4 1 1 (all Jewelry): J+T+L (5) + JJJ (5) = 10
+    score = alone(relics=["amethyst_ring", "sapphire_droid", "iridia_chalice", "iridia_crown",
+                          "iridia_tiara", "book_of_iridescia"])
+    assert score.relic_sets == 14
+    kinds = sorted(s["kind"] for s in score.detail["relic_sets"])
+    assert kinds == ["lore", "mixed"]
+
+
+def test_iridia_relics_alone_make_the_richest_triple():
+    # three Iridia as Lore -> 9
+    assert alone(relics=["iridia_chalice", "iridia_crown", "iridia_tiara"]).relic_sets == 9
+
+
+# --- an Iridia relic in a set and for the objective ---------------------------------------------
+
+
+def test_an_iridia_relic_counts_for_the_set_and_the_objective_with_the_same_type():
+    # Master Miner with a Jewelry, a Tech and an Iridia relic: the Iridia relic plays Lore for
+    # both, so J+T+L set (5) and Master Miner (7) both score: 5 + 7 = 12.
+    score = alone(relics=["amethyst_ring", "sapphire_droid", "iridia_crown"],
+                  objectives=["master_miner"])
+    assert (score.relic_sets, score.objective) == (5, 7)
+    assert score.detail["iridia_relics"]["iridia_crown"]["category"] == "lore"
+    assert score.detail["relic_sets"][0]["relics"] == [
+        "amethyst_ring", "sapphire_droid", "iridia_crown"]
+
+
+def test_the_same_type_constraint_costs_the_set_when_the_objective_is_worth_more():
+    # 2 Jewelry + 1 Iridia, objective Lots-O-Lore (7), opponent has no relics.
+    # Iridia as Jewelry: JJJ (5), no Lore -> objective missed -> 5
+    # Iridia as Lore: no set, 1 Lore >= 0 -> objective 7 -> 7
+    # (Without the constraint it would be 12.)
+    score = alone(relics=["amethyst_ring", "citrine_amulet", "iridia_tiara"],
+                  objectives=["lots_o_lore"])
+    assert (score.relic_sets, score.objective, score.total) == (0, 7, 7)
+    assert score.detail["objective"]["met"] is True
+
+
+def test_the_same_type_constraint_costs_the_objective_when_the_set_is_worth_more():
+    # 2 Tech + 1 Iridia, objective Jazzy Jeweler (5).
+    # Iridia as Tech: TTT (7), no Jewelry -> 7; as Jewelry: objective 5, no set -> 5.
+    score = alone(relics=["sapphire_droid", "emerald_goggles", "iridia_tiara"],
+                  objectives=["jazzy_jeweler"])
+    assert (score.relic_sets, score.objective, score.total) == (7, 0, 7)
+    assert score.detail["objective"]["met"] is False
+
+
+def test_a_rainbow_tile_counts_for_the_objective_and_its_set_as_one_gem():
+    # 2 amethyst + 4 citrine + 1 rainbow, Amethyst Aficionado (5); the opponent has 3 amethyst.
+    # rainbow as amethyst: amethyst 3 -> set 3, objective met on the tie (5), citrine 4 -> 3: 11
+    # rainbow as citrine: citrine 5 -> 7, amethyst 2 < 3 -> missed: 7
+    outcome = score_game([
+        PlayerTally(0, 0, tile_gems=tiles(amethyst=2, citrine=4, rainbow=1),
+                    objectives=["amethyst_aficionado"]),
+        PlayerTally(1, 0, tile_gems=tiles(amethyst=3)),
+    ], ANY)
+    assert (outcome[0].tile_sets, outcome[0].objective) == (6, 5)
+    assert outcome[0].detail["rainbow_tiles"] == {"amethyst": 1}
+
+
+# --- a whole table ----------------------------------------------------------------------------
+
+
+def three_player_table() -> list[PlayerTally]:
+    return [
+        PlayerTally(
+            seat=0, in_game=62, hold={"amethyst": 2, "citrine": 1, "sapphire": 2}, coins=3,
+            tile_gems=tiles(amethyst=4, citrine=4, emerald=1, sapphire=2, rainbow=2),
+            relics=["amethyst_ring", "sapphire_droid", "emerald_goggles", "iridia_crown"],
+            objectives=["tantalizing_tech"], royalty_token="throne"),
+        PlayerTally(
+            seat=1, in_game=70, hold={"sapphire": 7}, coins=0,
+            tile_gems=tiles(sapphire=5, emerald=3, amethyst=1),
+            relics=["citrine_plate", "emerald_lantern", "sapphire_sun_dial", "amethyst_compass"],
+            objectives=["jazzy_jeweler"], royalty_token="banner"),
+        PlayerTally(
+            seat=2, in_game=55, hold={}, coins=12,
+            tile_gems=tiles(citrine=3, emerald=2, rainbow=1),
+            relics=["citrine_miners_hat", "sapphire_spyglass", "citrine_earrings"],
+            objectives=["glimmering_gold", "classy_citrine"], has_iridia_stone=True),
+    ]
+
+
+def test_a_three_player_game_worked_by_hand():
+    outcome = score_game(three_player_table(), ANY)
+    # Seat 0: gems 5 -> 2.
+    #   tiles: amethyst 4 + citrine 4 + 2 rainbows split -> 5 + 5 -> 7 + 7 = 14.
+    #   relics J1 T2 + Iridia. Tantalizing Tech: rivals' tech 1 (seat 1) and 2 (seat 2).
+    #   Iridia as Tech: TTT 7, 3 tech >= 2 -> +7 = 14; as Lore: J+T+L 5, 2 tech tie -> +7 = 12.
+    #   62 + 2 + 7 + 14 + 7 = 92
+    # Seat 1: gems 7 -> 3. tiles sapphire 5 (7) + emerald 3 (3) = 10. relics LLL (9) + T.
+    #   Jazzy Jeweler: no jewelry -> 0.  70 + 3 + 9 + 10 + 0 = 92
+    # Seat 2: gems 0. tiles: rainbow (the Iridia Stone tile) to citrine 4 (3) or emerald 3
+    #   (3 + citrine 3 = 6) -> 6. relics J1 T2 -> 0. Two objectives held, one scores:
+    #   Glimmering Gold 12 coins vs 3 and 0 -> 7; Classy Citrine 2 vs 1 and 1 -> 7. -> 7
+    #   55 + 0 + 0 + 6 + 7 = 68
+    # Seats 0 and 1 tie on 92: nobody has the Iridia Stone among them; Throne beats Banner.
+    got = [(s.seat, s.in_game, s.gems, s.relic_sets, s.tile_sets, s.objective, s.total, s.rank)
+           for s in outcome.seats]
+    assert got == [
+        (0, 62, 2, 7, 14, 7, 92, 1),
+        (1, 70, 3, 9, 10, 0, 92, 2),
+        (2, 55, 0, 0, 6, 7, 68, 3),
+    ]
+    assert outcome.winners == (0,)
+
+
+def test_the_outcome_is_plain_json_and_round_trips():
+    outcome = score_game(three_player_table(), ANY)
+    text = json.dumps(outcome.to_dict())
+    again = Outcome.from_dict(json.loads(text))
+    assert again == outcome
+    assert again.to_dict() == outcome.to_dict()
+    assert json.loads(text)["winners"] == [0]
+
+
+def test_the_detail_names_every_chosen_set():
+    seat0 = score_game(three_player_table(), ANY)[0]
+    assert seat0.detail["relic_sets"] == [
+        {"kind": "tech", "relics": ["emerald_goggles", "sapphire_droid", "iridia_crown"],
+         "points": 7},
+    ]
+    assert seat0.detail["objective"] == {
+        "id": "tantalizing_tech", "held": ["tantalizing_tech"], "met": True, "count": 3,
+        "needed": 2, "points": 7,
+    }
+
+
+@pytest.mark.parametrize("broken", [
+    {"seats": "none"},
+    {"seats": [{"seat": 0, "in_game": 1}]},
+    {"seats": [{"seat": 0, "in_game": "1", "gems": 0, "relic_sets": 0, "tile_sets": 0,
+                "objective": 0, "total": 1, "rank": 1}]},
+    [],
+])
+def test_a_malformed_outcome_dict_is_refused_with_the_offending_part(broken):
+    with pytest.raises(InvalidOutcome):
+        Outcome.from_dict(broken)
+
+
+def test_a_missing_field_is_named():
+    with pytest.raises(InvalidOutcome, match="'gems'"):
+        Outcome.from_dict({"seats": [{"seat": 0, "in_game": 1}]})
+
+
+# --- ranks and tie-breakers -------------------------------------------------------------------
+
+
+def ranks(*tallies: PlayerTally) -> list[int]:
+    return [s.rank for s in score_game(list(tallies), ANY).seats]
+
+
+def test_higher_total_ranks_first():
+    assert ranks(PlayerTally(0, 40), PlayerTally(1, 55), PlayerTally(2, 41)) == [3, 1, 2]
+
+
+def test_the_iridia_stone_breaks_a_tie_before_the_throne():
+    assert ranks(PlayerTally(0, 50, royalty_token="throne"),
+                 PlayerTally(1, 50, has_iridia_stone=True)) == [2, 1]
+
+
+def test_the_throne_beats_the_scepter_beats_the_banner_beats_no_token():
+    assert ranks(PlayerTally(0, 50, royalty_token="banner"),
+                 PlayerTally(1, 50, royalty_token="scepter"),
+                 PlayerTally(2, 50),
+                 PlayerTally(3, 50, royalty_token="throne")) == [3, 2, 4, 1]
+
+
+def test_tie_breakers_only_order_equal_totals():
+    # the Iridia Stone and the Throne do not lift 49 over 50
+    assert ranks(PlayerTally(0, 49, royalty_token="throne", has_iridia_stone=True),
+                 PlayerTally(1, 50)) == [2, 1]
+
+
+def test_a_tie_that_stands_shares_the_rank_and_skips_the_next():
+    # 50, 40, 40, 30 with no stone or token between the 40s -> 1, 2, 2, 4
+    outcome = score_game([PlayerTally(0, 50, royalty_token="throne"), PlayerTally(1, 40),
+                          PlayerTally(2, 40), PlayerTally(3, 30)], ANY)
+    assert [s.rank for s in outcome.seats] == [1, 2, 2, 4]
+
+
+def test_a_tie_for_first_that_stands_gives_several_winners():
+    outcome = score_game([PlayerTally(0, 50), PlayerTally(1, 50), PlayerTally(2, 20)], ANY)
+    assert outcome.winners == (0, 1)
+
+
+def test_end_of_game_points_can_decide_the_winner():
+    # in play 60 vs 52; seat 1 adds tiles 7 (sapphire 5) + gems 3 (6 gems) = 62 > 60
+    outcome = score_game([PlayerTally(0, 60),
+                          PlayerTally(1, 52, tile_gems=tiles(sapphire=5),
+                                      hold={"citrine": 6})], ANY)
+    assert [(s.total, s.rank) for s in outcome.seats] == [(60, 2), (62, 1)]
+
+
+# --- bad tallies ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("fields", "quoted"), [
+    ({"relics": ["golden_goose"]}, "'golden_goose'"),
+    ({"relics": ["amethyst_ring", "amethyst_ring"]}, "appears twice"),
+    ({"tile_gems": ["ruby"]}, "'ruby'"),
+    ({"hold": {"ruby": 1}}, "'ruby'"),
+    ({"hold": {"amethyst": -1}}, "-1"),
+    ({"objectives": ["world_peace"]}, "'world_peace'"),
+    ({"objectives": ["master_miner", "regal_rainbow", "lots_o_lore"]}, "3 objectives"),
+    ({"royalty_token": "crown"}, "'crown'"),
+    ({"coins": -2}, "-2"),
+])
+def test_an_impossible_tally_is_refused_and_quoted(fields, quoted):
+    with pytest.raises(InvalidTally, match=quoted):
+        PlayerTally(seat=0, in_game=0, **fields)
+
+
+def test_a_seat_scored_twice_is_refused():
+    with pytest.raises(ScoringError, match="twice"):
+        score_game([PlayerTally(0, 1), PlayerTally(0, 2)], ANY)

@@ -1,0 +1,164 @@
+"""The scoring optimiser against a slow reference that tries every wild card by card and every
+set partition, on random victory piles; and the detail it reports adds up to its points."""
+
+import functools
+import itertools
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from engine.scoring import CATEGORIES, GEMS, PlayerTally, goal_of, score_game
+
+ANY = SimpleNamespace(leftover_gems="any")
+PLAIN_RELICS = {
+    "jewelry": ["amethyst_ring", "emerald_jewelry_box", "citrine_amulet", "sapphire_pendant",
+                "emerald_brooch", "citrine_earrings", "sapphire_chatelaine", "amethyst_bracelet"],
+    "tech": ["citrine_miners_hat", "amethyst_compass", "sapphire_droid", "emerald_goggles",
+             "amethyst_power_core", "sapphire_spyglass"],
+    "lore": ["amethyst_vase", "emerald_lantern", "citrine_plate", "citrine_talisman",
+             "sapphire_sun_dial", "emerald_tablet"],
+}
+IRIDIA = ["iridia_chalice", "iridia_crown", "iridia_tiara", "book_of_iridescia"]
+CATEGORY_OF = {r: c for c, rs in PLAIN_RELICS.items() for r in rs}
+OBJECTIVES = [
+    "glimmering_gold", "amethyst_aficionado", "citrine_crazy", "emerald_enthusiast",
+    "sapphire_savant", "regal_rainbow", "all_about_amethyst", "classy_citrine",
+    "emerald_euphoria", "sapphire_saturation", "remarkable_restorer", "jazzy_jeweler",
+    "lots_o_lore", "tantalizing_tech", "master_miner",
+]
+TILE_SET_POINTS = {3: 3, 5: 7, 7: 12}
+RELIC_SET_POINTS = {("jewelry",) * 3: 5, ("tech",) * 3: 7, ("lore",) * 3: 9,
+                    ("jewelry", "lore", "tech"): 5}
+
+
+@functools.cache
+def best_tile_sets(count: int) -> int:
+    """Every multiset of set sizes that fits in `count` tiles."""
+    best = 0
+    for size, points in TILE_SET_POINTS.items():
+        if size <= count:
+            best = max(best, points + best_tile_sets(count - size))
+    return best
+
+
+@functools.cache
+def best_relic_sets(categories: tuple[str, ...]) -> int:
+    """Every partition of the relics (by category) into sets and leftovers."""
+    if len(categories) < 3:
+        return 0
+    first, rest = categories[0], categories[1:]
+    best = best_relic_sets(rest)  # the first relic in no set
+    for i, j in itertools.combinations(range(len(rest)), 2):
+        trio = tuple(sorted((first, rest[i], rest[j])))
+        if trio in RELIC_SET_POINTS:
+            others = tuple(c for k, c in enumerate(rest) if k not in (i, j))
+            best = max(best, RELIC_SET_POINTS[trio] + best_relic_sets(others))
+    return best
+
+
+def reference_extra(tally: PlayerTally, rivals: list[PlayerTally]) -> int:
+    """Tile sets + relic sets + objective, trying every wild one card at a time: each rainbow
+    tile one gem, each Iridia relic one category and one lead gem, used alike for the sets and
+    the objective. Rivals count their plain cards plus all their wilds."""
+    wild_tiles = tally.tile_gems.count("rainbow")
+    plain_tiles = [g for g in tally.tile_gems if g != "rainbow"]
+    plain = [r for r in tally.relics if r not in IRIDIA]
+    iridia = [r for r in tally.relics if r in IRIDIA]
+    goals = [goal_of(o) for o in tally.objectives] or [None]
+    lead_choices = GEMS if any(g and g.kind in ("most_lead_gem", "every_lead_gem")
+                               for g in goals) else (None,)
+
+    def rival_count(goal, other: PlayerTally) -> int:
+        wild_t = other.tile_gems.count("rainbow")
+        wild_r = sum(1 for r in other.relics if r in IRIDIA)
+        if goal.kind == "most_coins":
+            return other.coins
+        if goal.kind == "most_tiles":
+            return other.tile_gems.count(goal.subject) + wild_t
+        if goal.kind == "most_lead_gem":
+            return sum(1 for r in other.relics if r.startswith(goal.subject)) + wild_r
+        return sum(1 for r in other.relics if CATEGORY_OF.get(r) == goal.subject) + wild_r
+
+    tops = {goal: max((rival_count(goal, o) for o in rivals), default=0)
+            for goal in goals if goal is not None and goal.kind.startswith("most_")}
+    best = 0
+    for tile_wilds in itertools.product(GEMS, repeat=wild_tiles):
+        gems = plain_tiles + list(tile_wilds)
+        tile_points = sum(best_tile_sets(gems.count(g)) for g in GEMS)
+        for relic_wilds in itertools.product(CATEGORIES, repeat=len(iridia)):
+            categories = [CATEGORY_OF[r] for r in plain] + list(relic_wilds)
+            relic_points = best_relic_sets(tuple(sorted(categories)))
+            for leads in itertools.product(lead_choices, repeat=len(iridia)):
+                lead_gems = [r.split("_")[0] for r in plain] + list(leads)
+                for goal in goals:
+                    objective = 0
+                    if goal is not None:
+                        counts = {
+                            "most_coins": tally.coins,
+                            "most_tiles": gems.count(goal.subject),
+                            "most_lead_gem": lead_gems.count(goal.subject),
+                            "most_category": categories.count(goal.subject),
+                        }
+                        if goal.kind in counts:
+                            mine = counts[goal.kind]
+                            met = mine >= 1 and mine >= tops[goal]
+                        elif goal.kind == "every_lead_gem":
+                            met = all(g in lead_gems for g in GEMS)
+                        elif goal.kind == "every_category":
+                            met = all(c in categories for c in CATEGORIES)
+                        else:
+                            met = len(tally.relics) >= 5
+                        objective = goal.points if met else 0
+                    best = max(best, tile_points + relic_points + objective)
+    return best
+
+
+def random_tally(rng: random.Random, seat: int) -> PlayerTally:
+    relics = rng.sample([r for rs in PLAIN_RELICS.values() for r in rs], rng.randint(0, 6))
+    relics += rng.sample(IRIDIA, rng.choice([0, 0, 1, 2, 3]))
+    tile_gems = [rng.choice(GEMS) for _ in range(rng.randint(0, 11))]
+    tile_gems += ["rainbow"] * rng.choice([0, 1, 2, 3])
+    return PlayerTally(
+        seat=seat, in_game=rng.randint(0, 80), coins=rng.randint(0, 4),
+        hold={g: rng.randint(0, 2) for g in GEMS}, tile_gems=tile_gems, relics=relics,
+        objectives=rng.sample(OBJECTIVES, rng.choice([0, 1, 1, 1, 2])),
+        royalty_token=None, has_iridia_stone=False,
+    )
+
+
+@pytest.mark.parametrize("seed", range(120))
+def test_the_optimiser_matches_the_card_by_card_reference(seed):
+    rng = random.Random(seed)
+    tallies = [random_tally(rng, seat) for seat in range(rng.randint(2, 4))]
+    outcome = score_game(tallies, ANY)
+    for tally in tallies:
+        rivals = [t for t in tallies if t.seat != tally.seat]
+        score = outcome[tally.seat]
+        assert score.tile_sets + score.relic_sets + score.objective == \
+            reference_extra(tally, rivals), f"seat {tally.seat}: {tally}"
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_the_detail_adds_up_and_uses_each_card_once(seed):
+    rng = random.Random(1000 + seed)
+    tallies = [random_tally(rng, seat) for seat in range(3)]
+    for tally, score in zip(tallies, score_game(tallies, ANY).seats, strict=True):
+        detail = score.detail
+        assert sum(s["points"] for s in detail["tile_sets"]) == score.tile_sets
+        assert sum(s["points"] for s in detail["relic_sets"]) == score.relic_sets
+        in_sets = [r for s in detail["relic_sets"] for r in s["relics"]]
+        assert len(in_sets) == len(set(in_sets)) and set(in_sets) <= set(tally.relics)
+        for relic_set in detail["relic_sets"]:
+            played = [CATEGORY_OF.get(r) or detail["iridia_relics"][r]["category"]
+                      for r in relic_set["relics"]]
+            expected = list(CATEGORIES) if relic_set["kind"] == "mixed" else [relic_set["kind"]] * 3
+            assert sorted(played) == sorted(expected)
+        assert sum(detail["rainbow_tiles"].values()) <= tally.tile_gems.count("rainbow")
+        for tile_set in detail["tile_sets"]:
+            gem = tile_set["gem"]
+            available = tally.tile_gems.count(gem) + detail["rainbow_tiles"].get(gem, 0)
+            used = sum(s["size"] for s in detail["tile_sets"] if s["gem"] == gem)
+            assert used <= available
+        assert score.total == (score.in_game + score.gems + score.tile_sets + score.relic_sets
+                               + score.objective)
