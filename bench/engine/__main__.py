@@ -1,0 +1,180 @@
+"""Engine speed: replay of recorded complete games (events/s) and bot simulations (games/s).
+
+    python -m bench.engine                  # every figure, about a minute on 2 cores
+    python -m bench.engine --seconds 1      # quicker, noisier
+    python -m bench.engine --profile        # also cProfile the 4-player replay and random games
+
+Targets (issue 7): replay >= 100,000 events/s; random-policy 4-player simulation >= 20 games/s.
+A baseline runs in the same process first: a fold that copies a small dataclass per event, the
+floor of any replay written as immutable updates in Python; compare the replay against it rather
+than against figures from another day or machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import cProfile
+import io
+import json
+import os
+import platform
+import pstats
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import engine
+from engine import policies
+from engine.simulate import make_options, play_game
+
+RECORDED = Path(__file__).resolve().parents[2] / "tests" / "engine" / "recorded"
+TARGET_REPLAY = 100_000
+TARGET_RANDOM_4P = 20.0
+
+
+def timed(run, seconds: float) -> tuple[int, float]:
+    """Call run() until `seconds` have passed; (calls, elapsed)."""
+    calls, started = 0, time.perf_counter()
+    while True:
+        run()
+        calls += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= seconds:
+            return calls, elapsed
+
+
+@dataclass
+class _Counter:
+    n: int = 0
+
+
+def baseline(events: list, seconds: float) -> float:
+    def run():
+        state = _Counter()
+        for _ in events:
+            state = copy.copy(state)
+            state.n += 1
+
+    calls, elapsed = timed(run, seconds)
+    return calls * len(events) / elapsed
+
+
+def recorded_games() -> dict[str, dict]:
+    return {path.stem: json.loads(path.read_text()) for path in sorted(RECORDED.glob("*.json"))}
+
+
+def replay_figures(seconds: float) -> list[dict]:
+    rows = []
+    for name, log in recorded_games().items():
+        dicts = log["events"]
+        events = [engine.event_from_dict(d) for d in dicts]
+        calls, elapsed = timed(lambda events=events: engine.replay(events), seconds)
+        parsed_calls, parsed_elapsed = timed(
+            lambda dicts=dicts: engine.replay([engine.event_from_dict(d) for d in dicts]), seconds
+        )
+        rows.append(
+            {
+                "game": name,
+                "events": len(events),
+                "replay_events_per_s": round(calls * len(events) / elapsed),
+                "from_json_events_per_s": round(parsed_calls * len(events) / parsed_elapsed),
+            }
+        )
+    return rows
+
+
+def simulation_figures(seconds: float) -> list[dict]:
+    rows = []
+    for policy_name, policy in (("random", policies.random_policy), ("greedy", policies.greedy_policy)):
+        for players, rhom in ((1, True), (2, False), (2, True), (3, False), (4, False)):
+            options = make_options(players, rhom)
+            games = events = completed = 0
+            started = time.perf_counter()
+            while time.perf_counter() - started < seconds or games == 0:
+                record = play_game(options, f"bench-{games}", policy)
+                games += 1
+                completed += record.completed
+                events += len(record.events)
+            elapsed = time.perf_counter() - started
+            rows.append(
+                {
+                    "policy": policy_name,
+                    "table": f"{players}p" + ("+rhom" if rhom and players > 1 else ""),
+                    "games": games,
+                    "completed": completed,
+                    "games_per_s": round(games / elapsed, 2),
+                    "events_per_game": round(events / games, 1),
+                }
+            )
+    return rows
+
+
+def profile(label: str, run, top: int = 18) -> str:
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run()
+    profiler.disable()
+    out = io.StringIO()
+    stats = pstats.Stats(profiler, stream=out).sort_stats("tottime")
+    stats.print_stats(top)
+    return f"--- profile: {label} (sorted by own time) ---\n" + out.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.engine", description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measured figure")
+    parser.add_argument("--profile", action="store_true", help="print cProfile hot spots")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+
+    machine = f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, " \
+              f"Python {platform.python_version()}"
+    logs = recorded_games()
+    if not logs:
+        print(f"no recorded games under {RECORDED}; run python -m bench.engine.record_games")
+        return 1
+    all_events = [engine.event_from_dict(d) for log in logs.values() for d in log["events"]]
+    figures = {
+        "machine": machine,
+        "baseline_copy_fold_events_per_s": round(baseline(all_events, args.seconds)),
+        "replay": replay_figures(args.seconds),
+        "simulation": simulation_figures(args.seconds),
+    }
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print(f"machine: {machine}")
+        print(f"baseline (copy a dataclass per event): {figures['baseline_copy_fold_events_per_s']:,} events/s")
+        print("replay of recorded complete games (one core):")
+        for row in figures["replay"]:
+            print(f"  {row['game']:<18} {row['events']:>5} events  "
+                  f"{row['replay_events_per_s']:>9,} events/s  "
+                  f"(from JSON dicts: {row['from_json_events_per_s']:,} events/s)")
+        print("simulation of complete games:")
+        for row in figures["simulation"]:
+            print(f"  {row['policy']:<7} {row['table']:<8} {row['games_per_s']:>7.2f} games/s  "
+                  f"({row['completed']}/{row['games']} completed, {row['events_per_game']} events/game)")
+    four = next((r for r in figures["replay"] if r["game"] == "four_players"), None)
+    random4 = next(r for r in figures["simulation"] if r["policy"] == "random" and r["table"] == "4p")
+    verdicts = []
+    if four:
+        verdicts.append(("replay 4p", four["replay_events_per_s"], TARGET_REPLAY, "events/s"))
+    verdicts.append(("random 4p simulation", random4["games_per_s"], TARGET_RANDOM_4P, "games/s"))
+    for label, value, target, unit in verdicts:
+        status = "meets" if value >= target else "MISSES"
+        print(f"target: {label} {value:,} {unit} {status} the target of {target:,}")
+
+    if args.profile:
+        four_log = logs.get("four_players") or next(iter(logs.values()))
+        events = [engine.event_from_dict(d) for d in four_log["events"]]
+        print(profile("replay of the 4-player game x50", lambda: [engine.replay(events) for _ in range(50)]))
+        options = make_options(4)
+        print(profile("20 random 4-player games",
+                      lambda: [play_game(options, f"profile-{i}") for i in range(20)]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
