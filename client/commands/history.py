@@ -1,2 +1,279 @@
-"""The log: `log` exports it, `replay` shows any point of it, `verify` re-decides it offline."""
-COMMANDS = []
+"""The log: `log` exports it, `replay` shows any point of it, `verify` re-decides it offline.
+
+A log file is JSON lines: first a `game` record (id, rules version, options, seed and its
+published hash, players, outcome), then one `command` record per applied command (the version it
+was applied at, who sent it, the command) and one `event` record per event (seq, type, payload,
+actor, time). A finished game's log holds the seed, so anyone can check every die with `verify`.
+"""
+
+from __future__ import annotations
+
+import collections
+import hashlib
+import json
+
+import click
+
+from client import games as game_helpers
+from client.app import App, example, pass_app
+from client.http import Stale
+from client.render import render_view
+
+HEADER_FIELDS = ("game_id", "rules_version", "options", "seed", "seed_hash", "players", "outcome")
+
+
+def export_records(export: dict) -> list[dict]:
+    records = [{"record": "game", **{k: export.get(k) for k in HEADER_FIELDS}}]
+    records += [{"record": "command", **c} for c in export.get("commands") or []]
+    records += [{"record": "event", **e} for e in export.get("events") or []]
+    return records
+
+
+def read_log(path: str) -> dict:
+    """A log file (JSON lines, or one export JSON object) as an export dict."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as exc:
+        raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+    stripped = text.strip()
+    try:
+        if stripped.startswith("{") and "\n" not in stripped:
+            lines = [json.loads(stripped)]
+        else:
+            lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except ValueError as exc:
+        raise click.ClickException(f"{path} is not a JSON-lines game log: {exc}") from None
+    if len(lines) == 1 and "record" not in lines[0]:
+        return lines[0]
+    export: dict = {"commands": [], "events": []}
+    for number, line in enumerate(lines, start=1):
+        kind = line.pop("record", None) if isinstance(line, dict) else None
+        if kind == "game":
+            export.update(line)
+        elif kind == "command":
+            export["commands"].append(line)
+        elif kind == "event":
+            export["events"].append(line)
+        else:
+            raise click.ClickException(f"{path} line {number}: not a game log record")
+    return export
+
+
+def fetch_log(api, game_id: str) -> tuple[dict, bool]:
+    """The export of a finished game, or (before the end) the events I may see, without seed."""
+    try:
+        return api.get(f"/games/{game_id}/export"), True
+    except Stale:
+        game = game_helpers.fetch_game(api, game_id)
+        events = game_helpers.fetch_events(api, game_id, after=0).get("events") or []
+        partial = {
+            "game_id": game_id, "rules_version": None, "options": game.get("variants"),
+            "seed": None, "seed_hash": game.get("seed_hash"), "players": game.get("players"),
+            "outcome": None, "commands": [], "events": events,
+        }
+        return partial, False
+
+
+@click.command()
+@click.argument("game", metavar="GAME")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the log to this file instead of the standard output.")
+@pass_app
+@example("""
+iridescia log g7Kq2 -o g7Kq2.jsonl
+iridescia verify --file g7Kq2.jsonl
+""")
+def log(app: App, game: str, output: str | None) -> None:
+    """Export GAME's log as JSON lines (with the seed and commands once it is over)."""
+    export, complete = fetch_log(app.api(), game)
+    text = "".join(
+        json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in export_records(export)
+    )
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        click.echo(
+            f"Wrote {len(export.get('events') or [])} events and "
+            f"{len(export.get('commands') or [])} commands of game {game} to {output}.",
+            err=True,
+        )
+    else:
+        click.echo(text, nl=False)
+    if not complete:
+        click.echo(
+            "The game is not over: the log has the events you may see, but no seed and no "
+            "commands, so it cannot be verified yet.", err=True
+        )
+
+
+def engine_event(stored: dict) -> dict:
+    """A stored event row's payload as the engine's event dict (with its `type`)."""
+    payload = dict(stored.get("payload") or {})
+    payload.setdefault("type", stored.get("type"))
+    return payload
+
+
+def names_from_export(export: dict) -> dict:
+    return {"id": export.get("game_id"), "players": export.get("players") or []}
+
+
+def views_from_file(export: dict, to_version: int | None):
+    """Yield (version, spectator view) after each event up to `to_version`."""
+    import engine
+
+    state = None
+    events = export.get("events") or []
+    last = len(events) if to_version is None else min(to_version, len(events))
+    for index, stored in enumerate(events[:last], start=1):
+        try:
+            state = engine.evolve(state, engine.event_from_dict(engine_event(stored)))
+        except (KeyError, TypeError, ValueError, engine.RuleError) as exc:
+            raise click.ClickException(
+                f"event #{stored.get('seq', index)} ({stored.get('type')}) cannot be replayed: "
+                f"{exc}"
+            ) from None
+        yield index, state
+
+
+@click.command()
+@click.argument("game", metavar="[GAME]", required=False)
+@click.option("--file", "path", type=click.Path(exists=True, dir_okay=False),
+              help="Replay a log file written by `iridescia log` instead of asking the server.")
+@click.option("--to", "to_version", type=click.IntRange(min=1),
+              help="Stop at this version (default: the end).")
+@click.option("--step", is_flag=True, help="Show every version up to --to, a key press apart.")
+@click.option("--no-color", is_flag=True, help="Plain text, no colour.")
+@pass_app
+@example("""
+iridescia replay g7Kq2 --to 40
+iridescia replay --file g7Kq2.jsonl --to 12 --step
+""")
+def replay(app: App, game: str | None, path: str | None, to_version: int | None, step: bool,
+           no_color: bool) -> None:
+    """Show the board at any point of a game: from the server (GAME) or a log (--file)."""
+    from client.commands.looking import color_wanted
+
+    if bool(game) == bool(path):
+        raise click.UsageError("give either GAME or --file FILE")
+    color = color_wanted(no_color)
+    if path:
+        import engine
+
+        export = read_log(path)
+        game_info = names_from_export(export)
+        frames = views_from_file(export, to_version)
+        pictures = (
+            (version, engine.view(state, None)) for version, state in frames
+        )
+        if not step:
+            last = collections.deque(pictures, maxlen=1)
+            if not last:
+                raise click.ClickException(f"{path} holds no events")
+            pictures = iter(last)
+    else:
+        api = app.api()
+        game_info = game_helpers.fetch_game(api, game)
+        end = to_version or int(game_info.get("version") or 0)
+        versions = range(1, end + 1) if step else [end]
+        pictures = ((v, game_helpers.fetch_view(api, game, v)) for v in versions)
+    for version, view in pictures:
+        click.echo(render_view(view, game_info, color=color, version=version))
+        if step:
+            click.echo("-- any key: next version, q: quit --", err=True)
+            if click.getchar() in ("q", "Q"):
+                return
+
+
+def _comparable(event: dict) -> str:
+    return json.dumps(event, sort_keys=True)
+
+
+def _first_difference(stored: dict, produced: dict) -> str:
+    keys = sorted(set(stored) | set(produced))
+    for key in keys:
+        if stored.get(key) != produced.get(key):
+            return f"{key}: the log has {stored.get(key)!r}, the engine decides {produced.get(key)!r}"
+    return "no field differs"
+
+
+class Divergence(click.ClickException):
+    def __init__(self, message: str):
+        super().__init__(f"DIVERGES: {message}")
+
+
+def verify_export(export: dict) -> list[str]:
+    """Check the seed and re-decide every command; return the OK lines or raise Divergence."""
+    import engine
+
+    seed, published = export.get("seed"), export.get("seed_hash")
+    if not seed:
+        raise Divergence("the log has no seed (only a finished game's log can be verified)")
+    digest = hashlib.sha256(str(seed).encode("utf-8")).hexdigest()
+    if digest != published:
+        raise Divergence(f"sha256(seed) is {digest}, but the published hash is {published}")
+    stored_events = [engine_event(e) for e in export.get("events") or []]
+    state, applied = None, 0
+    commands = sorted(export.get("commands") or [], key=lambda c: c["version"])
+    for record in commands:
+        version = record["version"]
+        if version != applied:
+            raise Divergence(
+                f"the command at version {version} follows {applied} events: the log has a gap"
+            )
+        try:
+            command = engine.command_from_dict(record["command"])
+            produced = engine.decide(state, command, engine.rng_for(seed, version))
+        except engine.RuleError as exc:
+            raise Divergence(
+                f"at version {version} the engine rejects {record['command'].get('type')}: {exc}"
+            ) from None
+        for event in produced:
+            produced_dict = json.loads(json.dumps(engine.event_to_dict(event)))
+            if applied >= len(stored_events):
+                raise Divergence(
+                    f"at version {version} the engine decides event #{applied + 1} "
+                    f"({produced_dict.get('type')}) that the log does not have"
+                )
+            stored = stored_events[applied]
+            if "v" not in stored:
+                produced_dict.pop("v", None)
+            if _comparable(stored) != _comparable(produced_dict):
+                raise Divergence(
+                    f"event #{applied + 1} ({stored.get('type')}), from the "
+                    f"{record['command'].get('type')} command at version {version}: "
+                    + _first_difference(stored, produced_dict)
+                )
+            state = engine.evolve(state, event)
+            applied += 1
+    if applied != len(stored_events):
+        raise Divergence(
+            f"the log has {len(stored_events) - applied} events after the last command"
+        )
+    lines = [
+        f"seed: sha256 matches the published hash {published}",
+        f"commands: {len(commands)} re-decided into {applied} events, identical to the log",
+    ]
+    if export.get("outcome") is not None and state is not None:
+        if not engine.is_terminal(state):
+            raise Divergence("the log has an outcome, but the replayed game is not over")
+        outcome = json.loads(json.dumps(engine.outcome(state).to_dict()))
+        if _comparable(outcome) != _comparable(export["outcome"]):
+            raise Divergence("the final scores differ from the replayed game's")
+        lines.append("final scores: identical to the replayed game's")
+    return lines
+
+
+@click.command()
+@click.option("--file", "path", type=click.Path(exists=True, dir_okay=False), required=True,
+              help="A finished game's log, written by `iridescia log`.")
+@pass_app
+@example("iridescia verify --file g7Kq2.jsonl")
+def verify(app: App, path: str) -> None:
+    """Check the seed against its published hash and re-decide every command offline."""
+    for line in verify_export(read_log(path)):
+        click.echo(line)
+    click.echo("OK")
+
+
+COMMANDS = [log, replay, verify]

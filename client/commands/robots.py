@@ -1,2 +1,153 @@
 """Bots: `autoplay` plays my turns with an engine policy; `simulate` wraps the engine's simulator."""
-COMMANDS = []
+
+from __future__ import annotations
+
+import contextlib
+import random
+import shlex
+
+import click
+
+from client import games as game_helpers
+from client.app import App, emit_json, example, game_argument, pass_app
+from client.commands.acting import to_argv
+from client.http import Stale
+
+POLICY_NAMES = ("greedy", "random")
+WAIT_SECONDS = 20
+
+
+class RemoteGame:
+    """What a policy may know of a game the server holds: my view and my legal commands.
+
+    The engine's policies decide from `engine.view(state, seat)` and
+    `engine.legal_commands(state, seat)` only, so a client can run them on what the server shows
+    it, without the hidden state. `answering_from_server` routes those two calls here.
+    """
+
+    def __init__(self, view: dict, seat: int, commands: list):
+        self.view = view
+        self.seat = seat
+        self.commands = commands
+
+
+@contextlib.contextmanager
+def answering_from_server():
+    import engine
+
+    original_view, original_legal = engine.view, engine.legal_commands
+
+    def view(state, seat):
+        if isinstance(state, RemoteGame):
+            return state.view
+        return original_view(state, seat)
+
+    def legal_commands(state, seat):
+        if isinstance(state, RemoteGame):
+            return list(state.commands) if seat == state.seat else []
+        return original_legal(state, seat)
+
+    engine.view, engine.legal_commands = view, legal_commands
+    try:
+        yield
+    finally:
+        engine.view, engine.legal_commands = original_view, original_legal
+
+
+def choose(policy: str, view: dict, seat: int, commands: list[dict], rng: random.Random) -> dict:
+    """Run the engine's `policy` on the server's view and legal commands; return command JSON."""
+    import engine
+    from engine import policies
+
+    chooser = {"greedy": policies.greedy_policy, "random": policies.random_policy}[policy]
+    parsed = [engine.command_from_dict(c) for c in commands]
+    with answering_from_server():
+        picked = chooser(RemoteGame(view, seat, parsed), seat, rng)
+    return engine.command_to_dict(picked)
+
+
+@click.command()
+@game_argument
+@click.option("--policy", type=click.Choice(POLICY_NAMES), default="greedy", show_default=True,
+              help="How to choose: the engine's greedy heuristic or a uniform random pick.")
+@click.option("--until-end", is_flag=True,
+              help="Keep playing (and waiting for the others) until the game is over.")
+@click.option("--seed", default=None, help="Seed for the policy's choices (for repeatable runs).")
+@click.option("--max-commands", type=click.IntRange(min=1), default=5000, show_default=True,
+              help="Stop after sending this many commands.")
+@click.option("--quiet", is_flag=True, help="Do not print each command sent.")
+@pass_app
+@example("""
+iridescia autoplay g7Kq2 --policy greedy
+iridescia autoplay g7Kq2 --policy random --until-end --seed 7
+""")
+def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None,
+             max_commands: int, quiet: bool) -> None:
+    """Play my turns with a bot: while it is my turn, or with --until-end to the end."""
+    api = app.api()
+    rng = random.Random(seed)
+    sent = 0
+    while sent < max_commands:
+        info = game_helpers.fetch_game(api, game)
+        if info.get("status") == "finished":
+            break
+        if info.get("status") != "active":
+            raise click.ClickException(f"game {game} has not started yet")
+        legal_now = api.get(f"/games/{game}/legal")
+        commands = legal_now.get("commands") or []
+        if not commands:
+            if not until_end:
+                break
+            game_helpers.fetch_events(
+                api, game, after=int(legal_now.get("version") or 0), wait=WAIT_SECONDS
+            )
+            continue
+        view = game_helpers.fetch_view(api, game)
+        command = choose(policy, view, legal_now["seat"], commands, rng)
+        command.pop("seat", None)  # the server fills in my seat
+        try:
+            result = api.send_command(game, command, legal_now["version"])
+        except Stale:
+            continue  # somebody (the Rhom, a deadline) acted first: look again
+        sent += 1
+        game_helpers.remember_version(api, game, result.get("version"))
+        if not quiet:
+            argv = to_argv(command, game)
+            click.echo("iridescia " + shlex.join(argv) if argv else command["type"])
+    info = game_helpers.fetch_game(api, game)
+    click.echo(f"Sent {sent} command{'s' if sent != 1 else ''}. {game_helpers.whose_turn(info)}")
+
+
+@click.command()
+@click.option("--players", type=click.IntRange(1, 4), required=True, help="Human seats, 1-4.")
+@click.option("--rhom", is_flag=True, help="Add the Rhom (forced on for 1 player).")
+@click.option("--games", "game_count", type=click.IntRange(min=1), default=10, show_default=True,
+              help="How many games to play.")
+@click.option("--seed", default="0", show_default=True, help="Seed of the first game.")
+@click.option("--policy", type=click.Choice(("random", "greedy", "cautious")), default="random",
+              show_default=True, help="The bot every human seat uses.")
+@click.option("--mining-cost", type=click.Choice(["1", "3"]), default="1", show_default=True,
+              help="Coins per mining attempt.")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
+@example("iridescia simulate --players 2 --rhom --games 20 --seed 1 --policy greedy")
+def simulate(players, rhom, game_count, seed, policy, mining_cost, as_json) -> None:
+    """Play whole games offline with bots (the engine's simulator) and print statistics."""
+    import engine
+    from engine.simulate import simulate as run_simulation
+
+    try:
+        report = run_simulation(players, game_count, seed, rhom, policy,
+                                mining_cost=int(mining_cost))
+    except (engine.RuleError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        click.echo(report.to_text())
+    if report.completed != report.games:
+        raise click.ClickException(
+            f"only {report.completed} of {report.games} games reached their end"
+        )
+
+
+COMMANDS = [autoplay, simulate]
