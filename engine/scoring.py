@@ -19,7 +19,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+from .data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, Objective
+
 CATEGORIES = ("jewelry", "tech", "lore")
 IRIDIA = "iridia"
 RAINBOW = "rainbow"
@@ -31,54 +32,6 @@ MIXED_RELIC_SET = 5
 RELIC_TRIPLE = {"jewelry": 5, "tech": 7, "lore": 9}
 # Tie-breakers after the Iridia Stone, strongest first.
 TOKEN_TIE_ORDER = ("throne", "scepter", "banner")
-
-
-# --- component data ---------------------------------------------------------------------------
-# Interim copy of the card facts scoring needs, until engine/data.py lands.
-
-
-@dataclass(frozen=True)
-class _RelicFacts:
-    category: str
-    lead_gem: str | None
-
-
-def _relic_table() -> dict[str, _RelicFacts]:
-    rows = {
-        "jewelry": (
-            "amethyst_ring", "emerald_jewelry_box", "citrine_amulet", "sapphire_pendant",
-            "emerald_brooch", "citrine_earrings", "sapphire_chatelaine", "amethyst_bracelet",
-        ),
-        "tech": (
-            "citrine_miners_hat", "amethyst_compass", "sapphire_droid", "emerald_goggles",
-            "amethyst_power_core", "sapphire_spyglass",
-        ),
-        "lore": (
-            "amethyst_vase", "emerald_lantern", "citrine_plate", "citrine_talisman",
-            "sapphire_sun_dial", "emerald_tablet",
-        ),
-    }
-    table = {
-        relic: _RelicFacts(category, relic.split("_")[0])
-        for category, relics in rows.items()
-        for relic in relics
-    }
-    for relic in ("iridia_chalice", "iridia_crown", "iridia_tiara", "book_of_iridescia"):
-        table[relic] = _RelicFacts(IRIDIA, None)
-    return table
-
-
-_RELICS = _relic_table()
-_OBJECTIVE_POINTS = {
-    "glimmering_gold": 7,
-    "amethyst_aficionado": 5, "citrine_crazy": 5, "emerald_enthusiast": 5, "sapphire_savant": 5,
-    "regal_rainbow": 7,
-    "all_about_amethyst": 7, "classy_citrine": 7, "emerald_euphoria": 7, "sapphire_saturation": 7,
-    "remarkable_restorer": 7,
-    "jazzy_jeweler": 5, "lots_o_lore": 7, "tantalizing_tech": 7,
-    "master_miner": 7,
-}
-_ROYALTY_TOKENS = ("throne", "scepter", "banner")
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -98,55 +51,25 @@ class InvalidOutcome(ScoringError):
 
 # --- objectives -------------------------------------------------------------------------------
 
-# What each objective asks for. "most_*" goals compare against every other participant.
+# Objective kinds (engine.data.Objective.kind). "most_*" goals compare against every other
+# participant; the others need only the player's own pile.
 MOST_COINS = "most_coins"
 MOST_TILES = "most_tiles"
-MOST_LEAD_GEM = "most_lead_gem"
+MOST_LEAD_GEM = "most_lead_gem_relics"
 MOST_CATEGORY = "most_category"
-EVERY_LEAD_GEM = "every_lead_gem"
-EVERY_CATEGORY = "every_category"
+EVERY_LEAD_GEM = "relic_each_lead_gem"
+EVERY_CATEGORY = "relic_each_category"
 RELIC_COUNT = "relic_count"
 _TILE_GOALS = (MOST_TILES,)
 _CATEGORY_GOALS = (MOST_CATEGORY, EVERY_CATEGORY)
 _MOST_GOALS = (MOST_COINS, MOST_TILES, MOST_LEAD_GEM, MOST_CATEGORY)
-REMARKABLE_RESTORER_RELICS = 5
 
 
-@dataclass(frozen=True)
-class Goal:
-    objective: str
-    kind: str
-    subject: str | None
-    points: int
-
-
-_GOAL_SHAPES: dict[str, tuple[str, str | None]] = {
-    "glimmering_gold": (MOST_COINS, None),
-    "amethyst_aficionado": (MOST_TILES, "amethyst"),
-    "citrine_crazy": (MOST_TILES, "citrine"),
-    "emerald_enthusiast": (MOST_TILES, "emerald"),
-    "sapphire_savant": (MOST_TILES, "sapphire"),
-    "regal_rainbow": (EVERY_LEAD_GEM, None),
-    "all_about_amethyst": (MOST_LEAD_GEM, "amethyst"),
-    "classy_citrine": (MOST_LEAD_GEM, "citrine"),
-    "emerald_euphoria": (MOST_LEAD_GEM, "emerald"),
-    "sapphire_saturation": (MOST_LEAD_GEM, "sapphire"),
-    "remarkable_restorer": (RELIC_COUNT, None),
-    "jazzy_jeweler": (MOST_CATEGORY, "jewelry"),
-    "lots_o_lore": (MOST_CATEGORY, "lore"),
-    "tantalizing_tech": (MOST_CATEGORY, "tech"),
-    "master_miner": (EVERY_CATEGORY, None),
-}
-
-
-def goal_of(objective: str) -> Goal:
-    """The condition and points of an objective card, by id."""
+def _objective(objective_id: str) -> Objective:
     try:
-        kind, subject = _GOAL_SHAPES[objective]
-        points = _OBJECTIVE_POINTS[objective]
+        return OBJECTIVES[objective_id]
     except KeyError:
-        raise InvalidTally(f"unknown objective {objective!r}") from None
-    return Goal(objective, kind, subject, points)
+        raise InvalidTally(f"unknown objective {objective_id!r}") from None
 
 
 # --- input ------------------------------------------------------------------------------------
@@ -189,15 +112,15 @@ class PlayerTally:
             if gem not in GEMS and gem != RAINBOW:
                 raise InvalidTally(f"{where}: tile gem {gem!r} is neither a gem nor 'rainbow'")
         for relic in self.relics:
-            if relic not in _RELICS:
+            if relic not in RELICS:
                 raise InvalidTally(f"{where}: unknown relic {relic!r}")
         if len(set(self.relics)) != len(self.relics):
             raise InvalidTally(f"{where}: a relic appears twice in {list(self.relics)!r}")
         if len(self.objectives) > 2:
             raise InvalidTally(f"{where}: holds {len(self.objectives)} objectives, at most 2")
         for objective in self.objectives:
-            goal_of(objective)
-        if self.royalty_token is not None and self.royalty_token not in _ROYALTY_TOKENS:
+            _objective(objective)
+        if self.royalty_token is not None and self.royalty_token not in ROYALTY_POINTS:
             raise InvalidTally(f"{where}: unknown royalty token {self.royalty_token!r}")
         # Freeze the containers so a tally is a value.
         object.__setattr__(self, "hold", dict(self.hold))
@@ -226,7 +149,7 @@ class _Pile:
         iridia: list[str] = []
         lead_gems: Counter[str] = Counter()
         for relic in sorted(tally.relics):
-            facts = _RELICS[relic]
+            facts = RELICS[relic]
             if facts.category == IRIDIA:
                 iridia.append(relic)
             else:
@@ -243,17 +166,17 @@ class _Pile:
             coins=tally.coins,
         )
 
-    def rival_count(self, goal: Goal) -> int:
+    def rival_count(self, goal: Objective) -> int:
         """What this participant counts against someone else's "most" objective: every wild of
         theirs counted as the type in question (docs/rulings.md, "Scoring")."""
         if goal.kind == MOST_COINS:
             return self.coins
         if goal.kind == MOST_TILES:
-            return self.tiles[goal.subject] + self.wild_tiles
+            return self.tiles[goal.param] + self.wild_tiles
         if goal.kind == MOST_LEAD_GEM:
-            return self.lead_gems[goal.subject] + len(self.iridia)
+            return self.lead_gems[goal.param] + len(self.iridia)
         if goal.kind == MOST_CATEGORY:
-            return self.categories[goal.subject] + len(self.iridia)
+            return self.categories[goal.param] + len(self.iridia)
         raise AssertionError(goal.kind)
 
 
@@ -331,16 +254,16 @@ class _GoalCheck:
     needed: int | None  # the best rival count ("most"), or the count the goal requires
 
 
-def _check(goal: Goal, pile: _Pile, tiles: Mapping[str, int], categories: Mapping[str, int],
+def _check(goal: Objective, pile: _Pile, tiles: Mapping[str, int], categories: Mapping[str, int],
            rival: int) -> _GoalCheck:
     if goal.kind == MOST_COINS:
         count = pile.coins
     elif goal.kind == MOST_TILES:
-        count = tiles[goal.subject]
+        count = tiles[goal.param]
     elif goal.kind == MOST_LEAD_GEM:
-        count = pile.lead_gems[goal.subject] + len(pile.iridia)
+        count = pile.lead_gems[goal.param] + len(pile.iridia)
     elif goal.kind == MOST_CATEGORY:
-        count = categories[goal.subject]
+        count = categories[goal.param]
     elif goal.kind == EVERY_LEAD_GEM:
         missing = sum(1 for gem in GEMS if pile.lead_gems[gem] == 0)
         count = len(GEMS) - max(0, missing - len(pile.iridia))
@@ -350,14 +273,14 @@ def _check(goal: Goal, pile: _Pile, tiles: Mapping[str, int], categories: Mappin
         return _GoalCheck(count == len(CATEGORIES), count, len(CATEGORIES))
     elif goal.kind == RELIC_COUNT:
         count = pile.relic_count
-        return _GoalCheck(count >= REMARKABLE_RESTORER_RELICS, count, REMARKABLE_RESTORER_RELICS)
+        return _GoalCheck(count >= goal.param, count, goal.param)
     else:
         raise AssertionError(goal.kind)
     # "Most" is met on a tie for most, and needs at least one (RULINGS §7).
     return _GoalCheck(count >= 1 and count >= rival, count, rival)
 
 
-def _best_tiles(pile: _Pile, goal: Goal | None, rival: int) -> _TileChoice:
+def _best_tiles(pile: _Pile, goal: Objective | None, rival: int) -> _TileChoice:
     best: _TileChoice | None = None
     for split in _splits(pile.wild_tiles, len(GEMS)):
         rainbow_as = dict(zip(GEMS, split, strict=True))
@@ -372,7 +295,7 @@ def _best_tiles(pile: _Pile, goal: Goal | None, rival: int) -> _TileChoice:
     return best
 
 
-def _best_relics(pile: _Pile, goal: Goal | None, rival: int) -> _RelicChoice:
+def _best_relics(pile: _Pile, goal: Objective | None, rival: int) -> _RelicChoice:
     best: _RelicChoice | None = None
     for split in _splits(len(pile.iridia), len(CATEGORIES)):
         iridia_as = dict(zip(CATEGORIES, split, strict=True))
@@ -391,7 +314,7 @@ def _best_relics(pile: _Pile, goal: Goal | None, rival: int) -> _RelicChoice:
 class _Choice:
     tiles: _TileChoice
     relics: _RelicChoice
-    goal: Goal | None
+    goal: Objective | None
     check: _GoalCheck | None
 
     @property
@@ -407,7 +330,7 @@ class _Choice:
         return relic_sets_for(self.relics.counts)[0]
 
 
-def _best_choice(pile: _Pile, goals: Sequence[Goal], rivals: Sequence[_Pile]) -> _Choice:
+def _best_choice(pile: _Pile, goals: Sequence[Objective], rivals: Sequence[_Pile]) -> _Choice:
     """The wild split and the objective (when two are held, only one scores) worth the most."""
     best: _Choice | None = None
     for goal in goals or (None,):
@@ -447,7 +370,7 @@ def _iridia_roles(pile: _Pile, choice: _Choice) -> dict[str, dict[str, str | Non
     lead_gems: list[str | None] = [None] * len(pile.iridia)
     goal = choice.goal
     if goal is not None and goal.kind == MOST_LEAD_GEM:
-        lead_gems = [goal.subject] * len(pile.iridia)
+        lead_gems = [goal.param] * len(pile.iridia)
     elif goal is not None and goal.kind == EVERY_LEAD_GEM:
         missing = [gem for gem in GEMS if pile.lead_gems[gem] == 0]
         lead_gems = (missing + lead_gems)[: len(pile.iridia)]
@@ -480,7 +403,7 @@ def _objective_detail(tally: PlayerTally, choice: _Choice) -> dict[str, Any] | N
         return None
     assert choice.check is not None
     return {
-        "id": choice.goal.objective,
+        "id": choice.goal.id,
         "held": list(tally.objectives),
         "met": choice.check.met,
         "count": choice.check.count,
@@ -588,7 +511,7 @@ def score_game(tallies: Iterable[PlayerTally], options: Any) -> Outcome:
     scored = []
     for index, (tally, pile) in enumerate(zip(tallies, piles, strict=True)):
         rivals = piles[:index] + piles[index + 1:]
-        choice = _best_choice(pile, [goal_of(o) for o in tally.objectives], rivals)
+        choice = _best_choice(pile, [_objective(o) for o in tally.objectives], rivals)
         gems = leftover_gem_points(tally.hold, rule)
         parts = {
             "in_game": tally.in_game,

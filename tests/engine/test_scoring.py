@@ -1,10 +1,10 @@
 """Final scoring, golden numbers worked out by hand (rulebook "End of Game Scoring", RULINGS §6)."""
 
 import json
-from types import SimpleNamespace
 
 import pytest
 
+from engine.options import Options
 from engine.scoring import (
     InvalidOutcome,
     InvalidTally,
@@ -16,8 +16,8 @@ from engine.scoring import (
     tile_sets_for,
 )
 
-ANY = SimpleNamespace(leftover_gems="any")
-SAME_TYPE = SimpleNamespace(leftover_gems="same_type")
+ANY = Options(leftover_gems="any")
+SAME_TYPE = Options(leftover_gems="same_type")
 
 
 def tiles(**counts: int) -> list[str]:
@@ -61,7 +61,7 @@ def test_leftover_gems_variant_with_several_pairs():
 
 def test_an_unknown_leftover_rule_is_refused_by_name():
     with pytest.raises(ScoringError, match="'pairs'"):
-        score_game([PlayerTally(0, 0)], SimpleNamespace(leftover_gems="pairs"))
+        score_game([PlayerTally(0, 0)], Options(leftover_gems="pairs"))
 
 
 # --- tile sets --------------------------------------------------------------------------------

@@ -4,29 +4,17 @@ set partition, on random victory piles; and the detail it reports adds up to its
 import functools
 import itertools
 import random
-from types import SimpleNamespace
 
 import pytest
 
-from engine.scoring import CATEGORIES, GEMS, PlayerTally, goal_of, score_game
+from engine.data import GEMS, OBJECTIVES, RELICS
+from engine.options import Options
+from engine.scoring import CATEGORIES, PlayerTally, score_game
 
-ANY = SimpleNamespace(leftover_gems="any")
-PLAIN_RELICS = {
-    "jewelry": ["amethyst_ring", "emerald_jewelry_box", "citrine_amulet", "sapphire_pendant",
-                "emerald_brooch", "citrine_earrings", "sapphire_chatelaine", "amethyst_bracelet"],
-    "tech": ["citrine_miners_hat", "amethyst_compass", "sapphire_droid", "emerald_goggles",
-             "amethyst_power_core", "sapphire_spyglass"],
-    "lore": ["amethyst_vase", "emerald_lantern", "citrine_plate", "citrine_talisman",
-             "sapphire_sun_dial", "emerald_tablet"],
-}
-IRIDIA = ["iridia_chalice", "iridia_crown", "iridia_tiara", "book_of_iridescia"]
-CATEGORY_OF = {r: c for c, rs in PLAIN_RELICS.items() for r in rs}
-OBJECTIVES = [
-    "glimmering_gold", "amethyst_aficionado", "citrine_crazy", "emerald_enthusiast",
-    "sapphire_savant", "regal_rainbow", "all_about_amethyst", "classy_citrine",
-    "emerald_euphoria", "sapphire_saturation", "remarkable_restorer", "jazzy_jeweler",
-    "lots_o_lore", "tantalizing_tech", "master_miner",
-]
+ANY = Options(leftover_gems="any")
+IRIDIA = [r for r, relic in RELICS.items() if relic.category == "iridia"]
+CATEGORY_OF = {r: relic.category for r, relic in RELICS.items() if r not in IRIDIA}
+LEAD_GEM_OF = {r: relic.lead_gem for r, relic in RELICS.items()}
 TILE_SET_POINTS = {3: 3, 5: 7, 7: 12}
 RELIC_SET_POINTS = {("jewelry",) * 3: 5, ("tech",) * 3: 7, ("lore",) * 3: 9,
                     ("jewelry", "lore", "tech"): 5}
@@ -65,8 +53,8 @@ def reference_extra(tally: PlayerTally, rivals: list[PlayerTally]) -> int:
     plain_tiles = [g for g in tally.tile_gems if g != "rainbow"]
     plain = [r for r in tally.relics if r not in IRIDIA]
     iridia = [r for r in tally.relics if r in IRIDIA]
-    goals = [goal_of(o) for o in tally.objectives] or [None]
-    lead_choices = GEMS if any(g and g.kind in ("most_lead_gem", "every_lead_gem")
+    goals = [OBJECTIVES[o] for o in tally.objectives] or [None]
+    lead_choices = GEMS if any(g and g.kind in ("most_lead_gem_relics", "relic_each_lead_gem")
                                for g in goals) else (None,)
 
     def rival_count(goal, other: PlayerTally) -> int:
@@ -75,10 +63,11 @@ def reference_extra(tally: PlayerTally, rivals: list[PlayerTally]) -> int:
         if goal.kind == "most_coins":
             return other.coins
         if goal.kind == "most_tiles":
-            return other.tile_gems.count(goal.subject) + wild_t
-        if goal.kind == "most_lead_gem":
-            return sum(1 for r in other.relics if r.startswith(goal.subject)) + wild_r
-        return sum(1 for r in other.relics if CATEGORY_OF.get(r) == goal.subject) + wild_r
+            return other.tile_gems.count(goal.param) + wild_t
+        if goal.kind == "most_lead_gem_relics":
+            return sum(1 for r in other.relics if LEAD_GEM_OF[r] == goal.param) + wild_r
+        assert goal.kind == "most_category", goal.kind
+        return sum(1 for r in other.relics if CATEGORY_OF.get(r) == goal.param) + wild_r
 
     tops = {goal: max((rival_count(goal, o) for o in rivals), default=0)
             for goal in goals if goal is not None and goal.kind.startswith("most_")}
@@ -90,39 +79,40 @@ def reference_extra(tally: PlayerTally, rivals: list[PlayerTally]) -> int:
             categories = [CATEGORY_OF[r] for r in plain] + list(relic_wilds)
             relic_points = best_relic_sets(tuple(sorted(categories)))
             for leads in itertools.product(lead_choices, repeat=len(iridia)):
-                lead_gems = [r.split("_")[0] for r in plain] + list(leads)
+                lead_gems = [LEAD_GEM_OF[r] for r in plain] + list(leads)
                 for goal in goals:
                     objective = 0
                     if goal is not None:
                         counts = {
                             "most_coins": tally.coins,
-                            "most_tiles": gems.count(goal.subject),
-                            "most_lead_gem": lead_gems.count(goal.subject),
-                            "most_category": categories.count(goal.subject),
+                            "most_tiles": gems.count(goal.param),
+                            "most_lead_gem_relics": lead_gems.count(goal.param),
+                            "most_category": categories.count(goal.param),
                         }
                         if goal.kind in counts:
                             mine = counts[goal.kind]
                             met = mine >= 1 and mine >= tops[goal]
-                        elif goal.kind == "every_lead_gem":
+                        elif goal.kind == "relic_each_lead_gem":
                             met = all(g in lead_gems for g in GEMS)
-                        elif goal.kind == "every_category":
+                        elif goal.kind == "relic_each_category":
                             met = all(c in categories for c in CATEGORIES)
                         else:
-                            met = len(tally.relics) >= 5
+                            assert goal.kind == "relic_count", goal.kind
+                            met = len(tally.relics) >= goal.param
                         objective = goal.points if met else 0
                     best = max(best, tile_points + relic_points + objective)
     return best
 
 
 def random_tally(rng: random.Random, seat: int) -> PlayerTally:
-    relics = rng.sample([r for rs in PLAIN_RELICS.values() for r in rs], rng.randint(0, 6))
+    relics = rng.sample(sorted(CATEGORY_OF), rng.randint(0, 6))
     relics += rng.sample(IRIDIA, rng.choice([0, 0, 1, 2, 3]))
     tile_gems = [rng.choice(GEMS) for _ in range(rng.randint(0, 11))]
     tile_gems += ["rainbow"] * rng.choice([0, 1, 2, 3])
     return PlayerTally(
         seat=seat, in_game=rng.randint(0, 80), coins=rng.randint(0, 4),
         hold={g: rng.randint(0, 2) for g in GEMS}, tile_gems=tile_gems, relics=relics,
-        objectives=rng.sample(OBJECTIVES, rng.choice([0, 1, 1, 1, 2])),
+        objectives=rng.sample(sorted(OBJECTIVES), rng.choice([0, 1, 1, 1, 2])),
         royalty_token=None, has_iridia_stone=False,
     )
 

@@ -1,12 +1,11 @@
 """Secret objectives at final scoring: every card met and missed (RULINGS §7, docs/rulings.md)."""
 
-from types import SimpleNamespace
-
 import pytest
 
+from engine.options import Options
 from engine.scoring import PlayerTally, score_game
 
-ANY = SimpleNamespace(leftover_gems="any")
+ANY = Options(leftover_gems="any")
 
 
 def tiles(**counts: int) -> list[str]:
