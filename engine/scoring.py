@@ -97,16 +97,16 @@ class PlayerTally:
 
     def __post_init__(self) -> None:
         where = f"seat {self.seat}"
-        if not isinstance(self.seat, int) or self.seat < 0:
+        if type(self.seat) is not int or self.seat < 0:
             raise InvalidTally(f"seat must be a number from 0, not {self.seat!r}")
         for name in ("in_game", "coins"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0:
+            if type(value) is not int or value < 0:
                 raise InvalidTally(f"{where}: {name} must be a whole number ≥ 0, not {value!r}")
         for gem, count in self.hold.items():
             if gem not in GEMS:
                 raise InvalidTally(f"{where}: unknown gem {gem!r} in the hold")
-            if not isinstance(count, int) or count < 0:
+            if type(count) is not int or count < 0:
                 raise InvalidTally(f"{where}: {count!r} {gem} in the hold is not a count")
         for gem in self.tile_gems:
             if gem not in GEMS and gem != RAINBOW:
