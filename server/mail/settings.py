@@ -83,6 +83,16 @@ class MailSettings:
             base_url=(env.get("IRIDESCIA_BASE_URL", "").strip() or DEFAULT_BASE_URL).rstrip("/"),
         )
 
+    @classmethod
+    def for_app(cls, config, env=None) -> "MailSettings":
+        """The environment's settings, overridden by the app's config keys SMTP_URL, MAIL_FROM,
+        OUTBOX_DIR and BASE_URL (e.g. `create_app({"SMTP_URL": ...})`)."""
+        env = dict(os.environ if env is None else env)
+        for key in ("SMTP_URL", "MAIL_FROM", "OUTBOX_DIR", "BASE_URL"):
+            if config.get(key) is not None:
+                env[f"IRIDESCIA_{key}"] = str(config[key])
+        return cls.from_env(env)
+
 
 def _redacted(url: str) -> str:
     """The URL without its password, fit for an error message or a log line."""

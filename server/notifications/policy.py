@@ -103,32 +103,38 @@ def after_events(
     ]
 
 
-def reminder(game_id: str, participant: Participant, version: int, number: int) -> Notice:
-    """The `number`-th reminder for the decision pending at `version`."""
+# A turn is named by its start time (`turn_started_at` as a Unix timestamp): reminders and the
+# warning belong to the turn, however many commands the player has sent in it.
+def _turn_key(game_id: str, turn: int, kind: str, seat: int, extra: str = "") -> str:
+    return f"{game_id}/t{turn}/{kind}/seat{seat}{extra}"
+
+
+def reminder(game_id: str, participant: Participant, turn: int, number: int) -> Notice:
+    """The `number`-th reminder of the turn that started at `turn`."""
     return Notice(
         "reminder",
         participant.seat,
         participant.user_id,
-        _key(game_id, version, "reminder", participant.seat, f"/{number}"),
+        _turn_key(game_id, turn, "reminder", participant.seat, f"/{number}"),
     )
 
 
-def deadline_warning(game_id: str, participant: Participant, version: int) -> Notice:
+def deadline_warning(game_id: str, participant: Participant, turn: int) -> Notice:
     return Notice(
         "deadline_warning",
         participant.seat,
         participant.user_id,
-        _key(game_id, version, "deadline_warning", participant.seat),
+        _turn_key(game_id, turn, "deadline_warning", participant.seat),
     )
 
 
-def played_for_you(game_id: str, participant: Participant, version: int) -> Notice:
-    """The server played the decision pending at `version` for this participant."""
+def played_for_you(game_id: str, participant: Participant, turn: int) -> Notice:
+    """The server played the turn that started at `turn` for this participant."""
     return Notice(
         "played_for_you",
         participant.seat,
         participant.user_id,
-        _key(game_id, version, "played_for_you", participant.seat),
+        _turn_key(game_id, turn, "played_for_you", participant.seat),
     )
 
 

@@ -1,0 +1,99 @@
+"""`iridescia-server scheduler` and `iridescia-server outbox` (registered by server.cli)."""
+
+import logging
+
+import click
+
+
+def _app():
+    from server import create_app
+
+    return create_app()
+
+
+@click.command()
+@click.option("--once", is_flag=True, help="Run one tick, print what it did, and exit.")
+def scheduler(once: bool) -> None:
+    """Run the scheduler in its own process: mail, the Rhom's and removal turns, reminders,
+    deadlines. On PostgreSQL several may run at once; on SQLite run one (see docs/scheduler.md).
+
+    \b
+    Example:
+        IRIDESCIA_DATABASE_URL=postgresql+psycopg://me@127.0.0.1/iridescia iridescia-server scheduler
+    """
+    from server.scheduler import run_standalone
+    from server.scheduler.tick import Ticker
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    app = _app()
+    if once:
+        report = Ticker(app).tick()
+        click.echo(
+            f"{len(report.automatic)} automatic turn(s), {len(report.nudges)} reminder(s), "
+            f"{report.sent} mail(s) sent"
+        )
+        return
+    run_standalone(app)
+
+
+@click.command()
+@click.option(
+    "--status",
+    type=click.Choice(["parked", "pending", "sent", "all"]),
+    default="parked",
+    show_default=True,
+    help="Which messages to list.",
+)
+@click.option(
+    "--retry",
+    "retry_ids",
+    type=int,
+    multiple=True,
+    metavar="ID",
+    help="Queue this parked message again (repeatable).",
+)
+@click.option("--retry-all", is_flag=True, help="Queue every parked message again.")
+def outbox(status: str, retry_ids: tuple[int, ...], retry_all: bool) -> None:
+    """List outgoing mail (by default the parked messages: permanently refused, needing a look)
+    and queue parked messages again once the cause is fixed.
+
+    \b
+    Example:
+        iridescia-server outbox && iridescia-server outbox --retry 12
+    """
+    from server.db import app_engine, session_scope
+    from server.mail.outbox import list_messages, retry_parked
+    from server.models import utcnow
+
+    app = _app()
+    with app.app_context(), session_scope(app_engine(app)) as session:
+        if retry_ids or retry_all:
+            rows = retry_parked(session, utcnow(), list(retry_ids) or None)
+            found = {row.id for row in rows}
+            missing = [i for i in retry_ids if i not in found]
+            for row in rows:
+                click.echo(f"queued again: {row.id} {row.kind} to {row.to_email}")
+            if missing:
+                raise click.ClickException(
+                    f"no parked message with id {', '.join(map(str, missing))}: "
+                    "see `iridescia-server outbox` for the parked ones"
+                )
+            return
+        rows = list_messages(session, None if status == "all" else status)
+        if not rows:
+            click.echo(f"no {'' if status == 'all' else status + ' '}messages")
+            return
+        for row in rows:
+            click.echo(
+                f"{row.id}\t{row.status}\t{row.attempts} attempt(s)\t{row.created_at:%Y-%m-%d %H:%M}"
+                f"\t{row.kind}\t{row.to_email}\t{row.subject}"
+            )
+            if row.last_error and row.status != "sent":
+                click.echo(f"\tlast error: {row.last_error}")
+
+
+def register(group: click.Group) -> None:
+    group.add_command(scheduler)
+    group.add_command(outbox)
