@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, Objective
+from .data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, TILES, Objective
 
 CATEGORIES = ("jewelry", "tech", "lore")
 IRIDIA = "iridia"
@@ -127,6 +127,31 @@ class PlayerTally:
         object.__setattr__(self, "tile_gems", tuple(self.tile_gems))
         object.__setattr__(self, "relics", tuple(self.relics))
         object.__setattr__(self, "objectives", tuple(self.objectives))
+
+
+def tile_gem(tile_id: str) -> str:
+    """A tile's gem for final scoring: "rainbow" for rainbow tiles and the Iridia Stone tile."""
+    try:
+        tile = TILES[tile_id]
+    except KeyError:
+        raise InvalidTally(f"unknown tile {tile_id!r}") from None
+    return RAINBOW if tile.wild else tile.gem
+
+
+def tally_of(player: Any) -> PlayerTally:
+    """The tally of a finished participant of engine.state (seat, points, hold, coins, tiles,
+    relics, objectives, royalty_token, iridia_stone)."""
+    return PlayerTally(
+        seat=player.seat,
+        in_game=player.points,
+        hold=dict(player.hold),
+        coins=player.coins,
+        tile_gems=tuple(tile_gem(tile) for tile in player.tiles),
+        relics=tuple(player.relics),
+        objectives=tuple(player.objectives),
+        royalty_token=player.royalty_token,
+        has_iridia_stone=player.iridia_stone,
+    )
 
 
 @dataclass(frozen=True)

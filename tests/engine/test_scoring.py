@@ -13,8 +13,11 @@ from engine.scoring import (
     ScoringError,
     SeatScore,
     score_game,
+    tally_of,
+    tile_gem,
     tile_sets_for,
 )
+from engine.state import Player
 
 ANY = Options(leftover_gems="any")
 SAME_TYPE = Options(leftover_gems="same_type")
@@ -386,6 +389,7 @@ def test_end_of_game_points_can_decide_the_winner():
     ({"objectives": ["master_miner", "regal_rainbow", "lots_o_lore"]}, "3 objectives"),
     ({"royalty_token": "crown"}, "'crown'"),
     ({"coins": -2}, "-2"),
+    ({"coins": True}, "True"),
 ])
 def test_an_impossible_tally_is_refused_and_quoted(fields, quoted):
     with pytest.raises(InvalidTally, match=quoted):
@@ -395,3 +399,35 @@ def test_an_impossible_tally_is_refused_and_quoted(fields, quoted):
 def test_a_seat_scored_twice_is_refused():
     with pytest.raises(ScoringError, match="twice"):
         score_game([PlayerTally(0, 1), PlayerTally(0, 2)], ANY)
+
+
+# --- from the engine's state --------------------------------------------------------------------
+
+
+def test_rainbow_and_iridia_stone_tiles_are_wild_and_others_keep_their_gem():
+    assert [tile_gem(t) for t in ("castle_iridia_stone", "forest_rainbow", "ruins_emerald_coins",
+                                  "desert_sapphire_2")] == ["rainbow", "rainbow", "emerald",
+                                                            "sapphire"]
+
+
+def test_an_unknown_tile_is_refused_by_name():
+    with pytest.raises(InvalidTally, match="'castle_moat'"):
+        tile_gem("castle_moat")
+
+
+def test_a_finished_player_of_the_state_becomes_a_tally():
+    player = Player(seat=1, kind="human", player_id="u7", coins=4,
+                    hold={"amethyst": 1, "citrine": 0, "emerald": 2, "sapphire": 0}, points=58,
+                    tiles=("desert_amethyst_1", "canyon_amethyst_coins", "castle_iridia_stone"),
+                    relics=("iridia_crown", "amethyst_ring"), royalty_token="scepter",
+                    iridia_stone=True, finished=True, objectives=("all_about_amethyst",),
+                    discarded_objective="master_miner")
+    tally = tally_of(player)
+    assert tally == PlayerTally(
+        seat=1, in_game=58, hold={"amethyst": 1, "citrine": 0, "emerald": 2, "sapphire": 0},
+        coins=4, tile_gems=("amethyst", "amethyst", "rainbow"),
+        relics=("iridia_crown", "amethyst_ring"), objectives=("all_about_amethyst",),
+        royalty_token="scepter", has_iridia_stone=True)
+    # 58 + gems 3 // 2 = 1 + tiles: amethyst 2 + Iridia Stone tile = 3 (3)
+    # + All About Amethyst: ring + crown = 2 vs nobody -> 7; relic sets: J + Iridia -> 0
+    assert score_game([tally], Options()).seats[0].total == 58 + 1 + 3 + 7
