@@ -1,0 +1,107 @@
+"""The action subcommands build exactly the engine's commands, and `legal` prints command lines
+that build the very commands the server listed."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+from client.commands.acting import to_argv
+
+SAMPLES = [
+    (["reveal", "g1", "3c", "3D"], {"type": "reveal", "hexes": ["3c", "3d"]}),
+    (["move", "g1", "4b"], {"type": "move", "hex": "4b"}),
+    (["relocate", "g1", "2a", "--discard-tile", "desert_emerald_2"],
+     {"type": "relocate", "hex": "2a", "discard_tile": "desert_emerald_2"}),
+    (["relocate", "g1", "2a"], {"type": "relocate", "hex": "2a", "discard_tile": None}),
+    (["choose", "g1", "Sapphire"], {"type": "choose_gem", "gem": "sapphire"}),
+    (["give", "g1", "cit", "--to", "2"], {"type": "give_gem", "gem": "citrine", "to": 2}),
+    (["give", "g1", "e", "--to", "supply"], {"type": "give_gem", "gem": "emerald", "to": None}),
+    (["discard-objective", "g1", "Master Miner"],
+     {"type": "discard_objective", "objective": "master_miner"}),
+    (["mine", "g1"], {"type": "mine", "stone_dice": 0}),
+    (["mine", "g1", "--stone-dice", "2"], {"type": "mine", "stone_dice": 2}),
+    (["keep", "g1"], {"type": "keep_roll", "gem": None}),
+    (["keep", "g1", "--gem", "amethyst"], {"type": "keep_roll", "gem": "amethyst"}),
+    (["reroll", "g1", "0", "2"], {"type": "reroll", "dice": [0, 2]}),
+    (["modify", "g1", "roll:1", "+1", "--item", "jolty_jackhammer"],
+     {"type": "modify_die", "item": "jolty_jackhammer", "die": "roll:1", "delta": 1}),
+    (["modify", "g1", "emerald", "-2"],
+     {"type": "modify_die", "item": "dazzling_dynamite", "die": "market:emerald", "delta": -2}),
+    (["roll-market", "g1", "emerald", "sapphire"],
+     {"type": "roll_market", "gems": ["emerald", "sapphire"]}),
+    (["buy", "g1", "epic-elixir"], {"type": "buy", "item": "epic_elixir"}),
+    (["sell", "g1", "emerald", "3"], {"type": "sell", "gem": "emerald", "count": 3}),
+    (["play", "g1", "cauldron_of_fortune", "--give", "emerald", "--give", "citrine", "--take",
+      "sapphire"],
+     {"type": "play_item", "item": "cauldron_of_fortune", "give": ["emerald", "citrine"],
+      "take": "sapphire"}),
+    (["play", "g1", "epic_elixir"], {"type": "play_item", "item": "epic_elixir"}),
+    (["play", "g1", "axe_of_awesomeness", "--gem", "amethyst"],
+     {"type": "play_item", "item": "axe_of_awesomeness", "gem": "amethyst"}),
+    (["play", "g1", "regal_reference_book", "--relic", "iridia_crown"],
+     {"type": "play_item", "item": "regal_reference_book", "relic": "iridia_crown"}),
+    (["play", "g1", "prosperous_pickaxe", "--hex", "4d"],
+     {"type": "play_item", "item": "prosperous_pickaxe", "hex": "4d"}),
+    (["play", "g1", "swapping_stones", "--target", "3"],
+     {"type": "play_item", "item": "swapping_stones", "target": 3}),
+    (["play", "g1", "clever_catapult", "--hex", "2c"],
+     {"type": "play_item", "item": "clever_catapult", "hex": "2c"}),
+    (["restore", "g1", "Sapphire Spyglass"], {"type": "restore", "relic": "sapphire_spyglass"}),
+    (["end", "g1"], {"type": "end_turn"}),
+    (["remove", "g1", "6b"], {"type": "remove_tile", "hex": "6b"}),
+]
+
+
+@pytest.mark.parametrize("argv,command", SAMPLES, ids=lambda v: " ".join(v) if isinstance(v, list) else "")
+def test_each_action_builds_the_engine_command(run, argv, command):
+    result = run(*argv, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == command
+
+
+@pytest.mark.parametrize("command", [c for _, c in SAMPLES], ids=lambda c: c["type"])
+def test_legal_lines_build_the_listed_command(run, command):
+    argv = to_argv(dict(command, seat=1), "g1")
+    result = run(*argv, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == command
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["move", "g1", "c5"], "'c5' is not a hex: write a row number and a letter, like 5c"),
+    (["choose", "g1", "ruby"], "'ruby' is not a gem: use amethyst, citrine, emerald or sapphire"),
+    (["reveal", "g1", "1a", "1b", "1c"], "reveal takes at most two hexes"),
+    (["play", "g1", "prosperous_pickaxe"], "prosperous_pickaxe needs --hex"),
+    (["play", "g1", "jolty_jackhammer"], "jolty_jackhammer is played with `iridescia modify`"),
+    (["play", "g1", "epic_elixir", "--gem", "emerald"], "epic_elixir does not take --gem"),
+    (["modify", "g1", "roll:1", "+3"], "'+3' is not a change: use +1, -1, +2 or -2"),
+    (["give", "g1", "emerald", "--to", "bob"], "'bob' is not a seat number or 'supply'"),
+])
+def test_malformed_actions_are_usage_errors(run, argv, message):
+    result = run(*argv, "--dry-run")
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_legal_prints_commands_one_can_type(run, standin):
+    standin.answer("GET", "/games/g1/legal", 200, {"version": 12, "seat": 1, "commands": [
+        {"type": "reveal", "seat": 1, "hexes": ["3c"]},
+        {"type": "reveal", "seat": 1, "hexes": ["3c", "3d"]},
+        {"type": "play_item", "seat": 1, "item": "cauldron_of_fortune",
+         "give": ["emerald", "emerald"], "take": "citrine"},
+        {"type": "give_gem", "seat": 1, "gem": "emerald", "to": None},
+    ]})
+    result = run("legal", "g1", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "t"})
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "iridescia reveal g1 3c\n"
+        "iridescia reveal g1 3c 3d\n"
+        "iridescia play g1 cauldron_of_fortune --give emerald --give emerald --take citrine\n"
+        "iridescia give g1 emerald --to supply\n"
+    )
+    for line in result.output.splitlines():
+        assert run(*shlex.split(line)[1:], "--dry-run").exit_code == 0

@@ -1,0 +1,105 @@
+"""Profiles in the XDG config file: stored by `register`, chosen by --profile, overridden by the
+environment, written with mode 0600."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+from client import config
+
+USER = {"id": "u1", "name": "Ada", "email": "ada@example.com", "token": "tok-ada"}
+
+
+def test_register_stores_the_token_in_a_private_toml_file(run, standin, isolated):
+    standin.answer("POST", "/users", 201, USER)
+    result = run("--server", standin.url, "register", "--name", "Ada", "--email",
+                 "ada@example.com")
+    assert result.exit_code == 0, result.output
+    path = isolated / "config" / "iridescia" / "config.toml"
+    assert result.output == (
+        f"Registered Ada <ada@example.com> (user u1) on {standin.url}.\n"
+        f"Token saved in profile 'default' of {path}.\n"
+    )
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    saved = config.load(path)
+    assert saved.profile("default").token == "tok-ada"
+    assert saved.profile("default").server == standin.url
+    assert standin.requests[0]["json"] == {"name": "Ada", "email": "ada@example.com"}
+    assert "Authorization" not in standin.requests[0]["headers"]
+
+
+def test_profiles_keep_separate_tokens_and_the_token_is_sent(run, standin):
+    standin.answer("POST", "/users", 201, USER)
+    assert run("--server", standin.url, "register", "--name", "Ada",
+               "--email", "ada@example.com").exit_code == 0
+    standin.answers.clear()
+    standin.answer("POST", "/users", 201, dict(USER, id="u2", name="Bob", token="tok-bob"))
+    assert run("--profile", "bob", "--server", standin.url, "register", "--name", "Bob",
+               "--email", "bob@example.com").exit_code == 0
+    standin.answer("GET", "/users/me", 200, {"id": "u2", "name": "Bob", "email": "b@x",
+                                             "preferences": {"email": "none"}})
+    result = run("--profile", "bob", "whoami")
+    assert result.exit_code == 0, result.output
+    assert standin.requests[-1]["headers"]["Authorization"] == "Bearer tok-bob"
+    run("whoami")
+    assert standin.requests[-1]["headers"]["Authorization"] == "Bearer tok-ada"
+
+
+def test_environment_overrides_the_profile(run, standin):
+    standin.answer("GET", "/users/me", 200, {"id": "u9", "name": "Env", "email": "e@x",
+                                             "preferences": {"email": "reminders"}})
+    result = run("whoami", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "tok-env"})
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Env <e@x> (user u9)\n"
+        f"server {standin.url}, profile default, email reminders\n"
+    )
+    assert standin.requests[-1]["headers"]["Authorization"] == "Bearer tok-env"
+
+
+def test_a_json_config_file_is_read(run, isolated, standin):
+    directory = isolated / "config" / "iridescia"
+    directory.mkdir(parents=True)
+    (directory / "config.json").write_text(json.dumps({
+        "default_profile": "work",
+        "profiles": {"work": {"server": standin.url, "token": "tok-json"}},
+    }))
+    result = run("config", "show")
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        f"file: {directory / 'config.json'}\nprofile: work\nserver: {standin.url}\n"
+        "token: set\nprofiles: work\n"
+    )
+
+
+def test_config_set_writes_the_profile(run, isolated):
+    result = run("--profile", "home", "config", "set", "--server", "http://example.org:8000/",
+                 "--default")
+    assert result.exit_code == 0, result.output
+    shown = run("config", "show", "--json")
+    data = json.loads(shown.output)
+    assert data["profile"] == "home"
+    assert data["server"] == "http://example.org:8000"
+    assert data["token"] == "missing"
+
+
+def test_a_broken_config_file_is_a_clear_error(run, isolated):
+    directory = isolated / "config" / "iridescia"
+    directory.mkdir(parents=True)
+    (directory / "config.toml").write_text("profiles = [not toml")
+    result = run("whoami")
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        f"Error: cannot read the config file {directory / 'config.toml'}:"
+    )
+    assert "Traceback" not in result.output
+
+
+def test_no_token_says_how_to_get_one(run):
+    result = run("games")
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: no token for profile 'default': run `iridescia register --name NAME --email "
+        "EMAIL` or set IRIDESCIA_TOKEN\n"
+    )
