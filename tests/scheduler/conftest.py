@@ -111,3 +111,18 @@ def smtp_server():
     finally:
         controller.stop()
         asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def app(db_url, tmp_path):
+    """The server app on the test database; mail without SMTP goes to tmp_path/outbox."""
+    from server import create_app
+
+    return create_app(
+        {
+            "DATABASE_URL": db_url,
+            "OUTBOX_DIR": str(tmp_path / "outbox"),
+            "BASE_URL": "https://iridescia.test",
+            "TESTING": True,
+        }
+    )

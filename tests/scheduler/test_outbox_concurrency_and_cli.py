@@ -1,0 +1,105 @@
+"""Two flushers at once send each message once; `iridescia-server outbox` lists and retries;
+the tick is recorded where the health endpoint finds it."""
+
+import threading
+import time
+
+from click.testing import CliRunner
+from sqlmodel import select
+
+from server.cli import main as server_cli
+from server.db import session_scope
+from server.mail import MailSettings
+from server.mail.outbox import flush_outbox
+from server.models import Outbox
+from server.scheduler.tick import Ticker
+
+
+class SlowRecorder:
+    """A transport that takes a moment per message, so two flushers overlap."""
+
+    def __init__(self, log, lock):
+        self.log, self.lock = log, lock
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+    def send(self, message):
+        time.sleep(0.01)
+        with self.lock:
+            self.log.append(message["X-Iridescia-Key"])
+
+
+def _queue(engine, clock, count, status="pending", error=None):
+    with session_scope(engine) as session:
+        for n in range(count):
+            session.add(
+                Outbox(
+                    dedupe_key=f"k{n}",
+                    to_email=f"p{n}@example.org",
+                    kind="your_turn",
+                    subject=f"Turn {n}",
+                    text_body="hello",
+                    status=status,
+                    last_error=error,
+                    created_at=clock(),
+                    next_attempt_at=clock(),
+                )
+            )
+
+
+def test_two_flushers_at_once_send_every_message_exactly_once(db_engine, clock):
+    _queue(db_engine, clock, 30)
+    sent, lock = [], threading.Lock()
+    settings = MailSettings()
+    threads = [
+        threading.Thread(
+            target=flush_outbox, args=(db_engine, SlowRecorder(sent, lock), settings, clock())
+        )
+        for _ in range(2)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(sent) == sorted(f"k{n}" for n in range(30))
+    with session_scope(db_engine) as session:
+        assert {row.status for row in session.exec(select(Outbox))} == {"sent"}
+
+
+def test_outbox_command_lists_parked_mail_and_queues_it_again(db_url, db_engine, clock):
+    _queue(db_engine, clock, 2, status="parked", error="SMTP server answered 550 No such user")
+    runner = CliRunner()
+    env = {"IRIDESCIA_DATABASE_URL": db_url}
+
+    listed = runner.invoke(server_cli, ["outbox"], env=env)
+    assert listed.exit_code == 0, listed.output
+    assert listed.output.splitlines() == [
+        "1\tparked\t0 attempt(s)\t2026-03-01 12:00\tyour_turn\tp0@example.org\tTurn 0",
+        "\tlast error: SMTP server answered 550 No such user",
+        "2\tparked\t0 attempt(s)\t2026-03-01 12:00\tyour_turn\tp1@example.org\tTurn 1",
+        "\tlast error: SMTP server answered 550 No such user",
+    ]
+
+    retried = runner.invoke(server_cli, ["outbox", "--retry", "2"], env=env)
+    assert retried.output == "queued again: 2 your_turn to p1@example.org\n"
+    assert runner.invoke(server_cli, ["outbox", "--status", "pending"], env=env).output.startswith(
+        "2\tpending\t0 attempt(s)"
+    )
+    missing = runner.invoke(server_cli, ["outbox", "--retry", "99"], env=env)
+    assert missing.exit_code == 1
+    assert "no parked message with id 99" in missing.output
+
+
+def test_tick_flushes_to_eml_files_and_is_recorded_for_the_health_endpoint(
+    app, db_engine, clock, tmp_path
+):
+    _queue(db_engine, clock, 1)
+    report = Ticker(app, clock, name="test-scheduler").tick()
+    assert report.sent == 1
+    assert len(list((tmp_path / "outbox").glob("*.eml"))) == 1
+    health = app.test_client().get("/api/v1/health").get_json()
+    assert health["scheduler"]["last_tick_at"].startswith("2026-03-01T12:00:00")
