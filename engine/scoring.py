@@ -358,12 +358,20 @@ class _Choice:
 def _best_choice(pile: _Pile, goals: Sequence[Objective], rivals: Sequence[_Pile]) -> _Choice:
     """The wild split and the objective (when two are held, only one scores) worth the most."""
     best: _Choice | None = None
+    # An objective about neither tiles nor categories leaves that part's best split alone.
+    tiles_alone = relics_alone = None
     for goal in goals or (None,):
         rival = 0
         if goal is not None and goal.kind in _MOST_GOALS:
             rival = max((other.rival_count(goal) for other in rivals), default=0)
-        tiles = _best_tiles(pile, goal, rival)
-        relics = _best_relics(pile, goal, rival)
+        if goal is not None and goal.kind in _TILE_GOALS:
+            tiles = _best_tiles(pile, goal, rival)
+        else:
+            tiles = tiles_alone = tiles_alone or _best_tiles(pile, None, 0)
+        if goal is not None and goal.kind in _CATEGORY_GOALS:
+            relics = _best_relics(pile, goal, rival)
+        else:
+            relics = relics_alone = relics_alone or _best_relics(pile, None, 0)
         check = None
         if goal is not None:
             check = _check(goal, pile, tiles.counts, relics.counts, rival)
