@@ -1,1 +1,27 @@
 """Gems of Iridescia rules engine: pure, event-sourced, no I/O. See docs/engine-api.md."""
+
+from .api import (
+    RULES_VERSION,
+    current_player,
+    is_terminal,
+    legal_commands,
+    outcome,
+    pending_kind,
+    rng_for,
+)
+from .commands import Command, command_from_dict, command_to_dict
+from .decide import decide
+from .errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, RuleError
+from .events import Event, event_from_dict, event_to_dict
+from .evolve import evolve, replay
+from .options import Options
+from .state import State, state_from_dict, state_to_dict
+from .view import redact_event, view
+
+__all__ = [
+    "RULES_VERSION", "Command", "Event", "GameOver", "IllegalCommand", "InvalidCommand",
+    "NotYourTurn", "Options", "RuleError", "State", "command_from_dict", "command_to_dict",
+    "current_player", "decide", "event_from_dict", "event_to_dict", "evolve", "is_terminal",
+    "legal_commands", "outcome", "pending_kind", "redact_event", "replay", "rng_for",
+    "state_from_dict", "state_to_dict", "view",
+]

@@ -1,0 +1,193 @@
+"""The game state: a value derived by folding events (see evolve.py).
+
+States are treated as immutable: nothing in the engine changes a state it was given. `evolve`
+shallow-copies what an event touches and replaces containers (tuples, frozensets, dicts) instead of
+changing them in place, so unchanged parts are shared between successive states.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+
+from .data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
+from .options import Options
+
+
+def empty_hold() -> dict[str, int]:
+    return {g: 0 for g in GEMS}
+
+
+@dataclass
+class Player:
+    seat: int
+    kind: str  # "human" | "rhom"
+    player_id: str
+    position: str | None = None  # None: the airship (before the first move) or finished
+    coins: int = START_COINS
+    hold: dict[str, int] = field(default_factory=empty_hold)
+    items: tuple[str, ...] = ()
+    stone_dice: int = 0
+    points: int = 0
+    tiles: tuple[str, ...] = ()
+    relics: tuple[str, ...] = ()
+    reserved_relics: tuple[str, ...] = ()
+    royalty_token: str | None = None
+    iridia_stone: bool = False
+    finished: bool = False
+    objectives: tuple[str, ...] = ()
+    discarded_objective: str | None = None
+
+    @property
+    def gems(self) -> int:
+        return sum(self.hold.values())
+
+
+@dataclass
+class Roll:
+    """A pending roll: mining ("mine") or the Wishing Well ("wishing_well")."""
+
+    kind: str
+    dice: tuple[int, ...]  # mining dice
+    stone: tuple[int, ...] = ()  # active stone dice
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """All dice; `roll:<i>` indexes this."""
+        return self.dice + self.stone
+
+
+@dataclass
+class Turn:
+    seat: int
+    kind: str  # "turn" | "removal" | "rhom"
+    number: int
+    extra: bool = False  # a turn granted by the Epic Elixir
+    phase: str = "reveal"  # "reveal" | "move" | "actions" | "restore"
+    revealed: tuple[str, ...] = ()
+    relocations: tuple[str, ...] = ()  # hexes relocated from this turn (no going back to them)
+    tile_gem: str | None = None  # the gem of the tile stood on (chosen on a rainbow tile)
+    choosing_gem: bool = False
+    active_stone_dice: int = 0
+    sold: bool = False
+    bought: bool = False
+    mine_cart: bool = False
+    pickaxe: str | None = None
+    elixir: bool = False  # an Epic Elixir was played: another turn follows
+    roll: Roll | None = None
+
+    @property
+    def at_start(self) -> bool:
+        """Nothing done yet: start-of-turn items may be played."""
+        return self.phase == "reveal" and not self.revealed and not self.relocations
+
+
+@dataclass
+class State:
+    rules_version: str
+    options: Options
+    players: tuple[Player, ...]
+    board: dict[str, str]  # hex -> tile id, for every hex that still holds a tile
+    revealed: frozenset[str] = frozenset()
+    barricades: frozenset[str] = frozenset()
+    gem_values: dict[str, int] = field(default_factory=lambda: {g: 2 for g in GEMS})
+    supply: dict[str, int] = field(default_factory=lambda: {g: GEM_SUPPLY for g in GEMS})
+    stone_pool: int = STONE_DICE
+    market: tuple[str, ...] = ()
+    item_deck: tuple[str, ...] = ()
+    item_discard: tuple[str, ...] = ()
+    relic_row: tuple[str, ...] = ()
+    relic_deck: tuple[str, ...] = ()
+    royalty_tokens: tuple[str, ...] = ()
+    rhom_deck: tuple[int, ...] = ()
+    rhom_discard: tuple[int, ...] = ()
+    rhom_card: int | None = None
+    barricades_left: int = 0
+    turn: Turn | None = None
+    over: bool = False
+
+    def copy(self) -> State:
+        return copy.copy(self)
+
+    def edit_player(self, seat: int) -> Player:
+        """Replace players[seat] (on this already-copied state) by a copy and return it."""
+        p = copy.copy(self.players[seat])
+        self.players = self.players[:seat] + (p,) + self.players[seat + 1 :]
+        return p
+
+    def edit_turn(self) -> Turn:
+        assert self.turn is not None
+        self.turn = copy.copy(self.turn)
+        return self.turn
+
+    @property
+    def rhom_seat(self) -> int | None:
+        return 0 if self.options.rhom else None
+
+
+def _to_json(v):
+    if isinstance(v, (tuple, list)):
+        return [_to_json(x) for x in v]
+    if isinstance(v, frozenset):
+        return sorted(v)
+    if isinstance(v, dict):
+        return {k: _to_json(x) for k, x in v.items()}
+    if isinstance(v, Options):
+        return v.to_dict()
+    if hasattr(v, "__dataclass_fields__"):
+        return {f.name: _to_json(getattr(v, f.name)) for f in fields(v)}
+    return v
+
+
+def state_to_dict(state: State) -> dict:
+    return _to_json(state)
+
+
+def _tuple(v):
+    return tuple(v)
+
+
+def _from(cls, d: dict, converters: dict):
+    kwargs = {}
+    for f in fields(cls):
+        v = d[f.name]
+        conv = converters.get(f.name)
+        kwargs[f.name] = conv(v) if conv is not None and v is not None else v
+    return cls(**kwargs)
+
+
+_PLAYER = {k: _tuple for k in ("items", "tiles", "relics", "reserved_relics", "objectives")}
+_PLAYER["hold"] = dict
+
+
+def _roll(d):
+    return _from(Roll, d, {"dice": _tuple, "stone": _tuple})
+
+
+def _turn(d):
+    return _from(Turn, d, {"revealed": _tuple, "relocations": _tuple, "roll": _roll})
+
+
+def state_from_dict(d: dict) -> State:
+    return _from(
+        State,
+        d,
+        {
+            "options": Options.from_dict,
+            "players": lambda ps: tuple(_from(Player, p, _PLAYER) for p in ps),
+            "board": dict,
+            "revealed": frozenset,
+            "barricades": frozenset,
+            "gem_values": dict,
+            "supply": dict,
+            "market": _tuple,
+            "item_deck": _tuple,
+            "item_discard": _tuple,
+            "relic_row": _tuple,
+            "relic_deck": _tuple,
+            "royalty_tokens": _tuple,
+            "rhom_deck": _tuple,
+            "rhom_discard": _tuple,
+            "turn": _turn,
+        },
+    )

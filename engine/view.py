@@ -1,0 +1,157 @@
+"""What a seat (or a spectator) may see: the view of a state and the redacted form of an event."""
+
+from __future__ import annotations
+
+from .board import ROWS, region_of_row, row_hexes
+from .data import RHOM_CARDS, TILES
+from .rules import pending
+from .state import State
+
+
+def _tile_json(tile_id: str) -> dict:
+    t = TILES[tile_id]
+    return {
+        "id": t.id,
+        "gem": t.gem,
+        "rainbow": t.rainbow,
+        "iridia": t.iridia,
+        "bonus": t.bonus.to_dict() if t.bonus else None,
+    }
+
+
+def _board(state: State) -> list[dict]:
+    rows = []
+    for r in range(1, ROWS + 1):
+        hexes = []
+        for h in row_hexes(r):
+            if h not in state.board:
+                st, tile = "empty", None
+            elif h in state.revealed:
+                st, tile = "revealed", _tile_json(state.board[h])
+            else:
+                st, tile = "face_down", None
+            hexes.append(
+                {
+                    "hex": h,
+                    "state": st,
+                    "tile": tile,
+                    "barricade": h in state.barricades,
+                    "explorers": [p.seat for p in state.players if p.position == h],
+                }
+            )
+        rows.append({"row": r, "region": region_of_row(r), "hexes": hexes})
+    return rows
+
+
+def _roll(state: State) -> dict | None:
+    t = state.turn
+    if t is None or t.roll is None:
+        return None
+    target = state.gem_values[t.tile_gem] if t.roll.kind == "mine" and t.tile_gem else None
+    return {"kind": t.roll.kind, "dice": list(t.roll.dice), "stone": list(t.roll.stone), "target": target}
+
+
+def view(state: State, seat: int | None) -> dict:
+    from .api import pending_kind
+
+    over = state.over
+    t = state.turn
+    pend = pending(state)
+    players = []
+    for p in state.players:
+        d = {
+            "seat": p.seat,
+            "kind": p.kind,
+            "player_id": p.player_id,
+            "position": p.position,
+            "coins": p.coins,
+            "hold": dict(p.hold),
+            "items": list(p.items),
+            "stone_dice": p.stone_dice,
+            "points": p.points,
+            "tiles": list(p.tiles),
+            "relics": list(p.relics),
+            "reserved_relics": list(p.reserved_relics),
+            "royalty_token": p.royalty_token,
+            "iridia_stone": p.iridia_stone,
+            "finished": p.finished,
+            "objectives_held": len(p.objectives),
+        }
+        if over or seat == p.seat:
+            d["objectives"] = list(p.objectives)
+        players.append(d)
+    rhom = None
+    if state.options.rhom:
+        top = state.rhom_deck[0] if state.rhom_deck else None
+        rhom = {
+            "seat": 0,
+            "next_weathervane": RHOM_CARDS[top].weathervane if top else None,
+            "deck": len(state.rhom_deck),
+            "last_card": state.rhom_card,
+            "barricades_left": state.barricades_left,
+        }
+    outcome = None
+    if over:
+        from .api import outcome as final
+
+        try:
+            outcome = final(state).to_dict()
+        except ImportError:  # final scoring not available yet
+            outcome = None
+    return {
+        "rules_version": state.rules_version,
+        "options": state.options.to_dict(),
+        "viewer": seat,
+        "over": over,
+        "turn": None
+        if t is None
+        else {
+            "seat": t.seat,
+            "kind": pending_kind(state) if t.kind == "turn" and pend is None else t.kind,
+            "phase": t.phase,
+            "pending": pend,
+            "extra_turn": t.extra,
+            "number": t.number,
+        },
+        "board": _board(state),
+        "market": {
+            "gem_values": dict(state.gem_values),
+            "supply": dict(state.supply),
+            "stone_dice": state.stone_pool,
+            "items": list(state.market),
+            "item_deck": len(state.item_deck),
+            "item_discard": len(state.item_discard),
+            "relics": list(state.relic_row),
+            "relic_deck": len(state.relic_deck),
+            "royalty_tokens": list(state.royalty_tokens),
+        },
+        "players": players,
+        "pending": pend,
+        "roll": _roll(state),
+        "rhom": rhom,
+        "outcome": outcome,
+    }
+
+
+# Event fields that are hidden from everybody while the game runs (deck orders, face-down tiles).
+_DECKS = {"item_deck", "relic_deck", "rhom_deck", "deck"}
+
+
+def redact_event(event: dict, seat: int | None) -> dict:
+    """The event's JSON as `seat` may see it: deck orders become counts, face-down layouts and
+    other seats' objectives disappear."""
+    kind = event.get("type")
+    out = dict(event)
+    if kind == "game_started":
+        out["layout"] = {h: None for h in event["layout"]}
+        out["removed_tiles"] = len(event["removed_tiles"])
+        for f in ("item_deck", "relic_deck", "rhom_deck"):
+            out[f] = len(event[f])
+        out["objectives"] = [
+            list(objs) if s == seat else [None] * len(objs) for s, objs in enumerate(event["objectives"])
+        ]
+    elif kind in ("item_deck_reshuffled", "market_refreshed", "rhom_deck_reshuffled"):
+        out["deck"] = len(event["deck"])
+    elif kind == "objective_discarded" and event.get("seat") != seat:
+        out["objective"] = None
+    return out
