@@ -73,9 +73,9 @@ def outcome(state: State):
                 in_game=p.points,
                 hold=dict(p.hold),
                 coins=p.coins,
-                tile_gems=[TILES[t].gem or "rainbow" for t in p.tiles],
-                relics=list(p.relics),
-                objective=p.objectives[0] if len(p.objectives) == 1 else None,
+                tile_gems=tuple(TILES[t].gem or "rainbow" for t in p.tiles),
+                relics=tuple(p.relics),
+                objectives=tuple(p.objectives),
                 royalty_token=p.royalty_token,
                 has_iridia_stone=p.iridia_stone,
             )
