@@ -40,3 +40,22 @@ def parse_gem(text: str) -> str:
     if len(matches) != 1:
         raise ValueError(f"{text!r} is not a gem: use amethyst, citrine, emerald or sapphire")
     return matches[0]
+
+
+def item_label(item_id: str) -> str:
+    """`Jolty Jackhammer (2c)`: the name and the price in coins, when the engine knows it."""
+    data = _engine_data()
+    item = getattr(data, "ITEMS", {}).get(item_id) if data is not None else None
+    name = display_name(item_id)
+    return f"{name} ({item.cost}c)" if item is not None else name
+
+
+def relic_label(relic_id: str) -> str:
+    """`Sapphire Spyglass (2S1C 5p)`: the name, the gems it needs and its royalty points."""
+    data = _engine_data()
+    relic = getattr(data, "RELICS", {}).get(relic_id) if data is not None else None
+    name = display_name(relic_id)
+    if relic is None:
+        return name
+    needs = "".join(f"{count}{GEM_LETTERS[gem]}" for gem, count in relic.requirement().items())
+    return f"{name} ({needs} {relic.points}p)"

@@ -13,7 +13,7 @@ import textwrap
 from rich.console import Console
 from rich.text import Text
 
-from client.names import GEM_LETTERS, GEMS, display_name
+from client.names import GEM_LETTERS, GEMS, display_name, item_label, relic_label
 
 WIDTH = 80
 LABEL_WIDTH = 8
@@ -122,14 +122,11 @@ def hold_text(hold: dict) -> str:
     return " ".join(f"{GEM_LETTERS[g]}{hold.get(g, 0)}" for g in GEMS)
 
 
-def item_label(item_id: str) -> str:
-    return display_name(item_id)
-
-
 def wrap(label: str, items: list[str], width: int = WIDTH) -> list[str]:
-    body = ", ".join(items) if items else "-"
+    # Non-breaking spaces keep each name on one line; textwrap only breaks at ASCII whitespace.
+    body = ", ".join(item.replace(" ", "\xa0") for item in items) if items else "-"
     indent = max(12, len(label) + 1)
-    return textwrap.wrap(
+    lines = textwrap.wrap(
         body,
         width=width,
         initial_indent=f"{label:<{indent}}",
@@ -137,6 +134,7 @@ def wrap(label: str, items: list[str], width: int = WIDTH) -> list[str]:
         break_long_words=False,
         break_on_hyphens=False,
     )
+    return [line.replace("\xa0", " ") for line in lines]
 
 
 def turn_lines(view: dict, names: dict[int, str]) -> list[Text]:
@@ -203,7 +201,7 @@ def market_lines(view: dict) -> list[str]:
         + f"   stone dice {market.get('stone_dice', '?')}",
         "Supply      " + "  ".join(f"{g} {supply.get(g, '?')}" for g in GEMS),
     ]
-    relics = [display_name(r) for r in market.get("relics") or []]
+    relics = [relic_label(r) for r in market.get("relics") or []]
     lines += wrap("Relics", relics + [f"(deck {market.get('relic_deck', '?')})"])
     items = [item_label(i) for i in market.get("items") or []]
     lines += wrap(
@@ -255,7 +253,7 @@ def player_lines(view: dict, names: dict[int, str]) -> list[Text]:
             extras += wrap(f"{label} relics", [display_name(r) for r in player["relics"]])
         if player.get("reserved_relics"):
             extras += wrap(
-                f"{label} reserved", [display_name(r) for r in player["reserved_relics"]]
+                f"{label} reserved", [relic_label(r) for r in player["reserved_relics"]]
             )
     return lines + [Text(line) for line in extras]
 
@@ -277,7 +275,8 @@ def own_lines(view: dict) -> list[Text]:
     ]
     lines += [Text(s) for s in wrap("Items", [item_label(i) for i in me.get("items") or []])]
     objectives = [display_name(o) for o in me.get("objectives") or []]
-    lines += [Text(s) for s in wrap("Objective", objectives)]
+    label = "Objectives" if len(objectives) > 1 else "Objective"
+    lines += [Text(s) for s in wrap(label, objectives)]
     return lines
 
 
