@@ -1,0 +1,1 @@
+"""Scale benchmark: thousands of stored games; list and view latency, a scheduler tick, memory."""

@@ -1,0 +1,255 @@
+"""Scale: many stored games; game-list and view latency; a scheduler tick; memory per process.
+
+    python -m bench.scale [--active 10000] [--open 1500] [--finished 1500] [--users 2000]
+                          [--backend sqlite --backend postgresql] [--requests 300]
+
+Fills a fresh database (see populate.py), serves it with gunicorn (2 sync workers) and measures,
+one request at a time from another process on 127.0.0.1: a user's game list (an ordinary user,
+and one who plays in many games), the view of a long-running game beside a short one (first
+request per worker, then warm), and the view of the long game at an old version. Then one
+scheduler tick with every active game in the database and ``--due`` of them due. Prints p50/p99
+and the memory of each worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.api import servers
+from bench.scale import populate
+
+TARGET_LIST_P99_MS = 20.0
+TARGET_VIEW_P99_MS = 10.0
+TARGET_TICK_SECONDS = 1.0
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def timed_gets(port: int, path: str, tokens: list[str], count: int) -> list[float]:
+    """``count`` sequential GETs (tokens taken in turn); latencies in ms. Fails on non-200."""
+    latencies = []
+    for i in range(count):
+        token = tokens[i % len(tokens)]
+        started = time.perf_counter()
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", path, headers={"Authorization": f"Bearer {token}"})
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+        latencies.append((time.perf_counter() - started) * 1000)
+        if response.status != 200:
+            raise RuntimeError(f"GET {path}: {response.status} {body[:300]!r}")
+    return latencies
+
+
+def report(backend: str, what: str, latencies: list[float], target: float | None = None) -> dict:
+    row = {"requests": len(latencies), "p50_ms": percentile(latencies, 0.5),
+           "p99_ms": percentile(latencies, 0.99), "max_ms": max(latencies)}
+    verdict = ""
+    if target is not None:
+        verdict = f"  (target p99 <= {target:g} ms: {'met' if row['p99_ms'] <= target else 'MISSED'})"
+    print(f"{backend:<10} {what:<44} p50 {row['p50_ms']:6.1f} ms  p99 {row['p99_ms']:6.1f} ms"
+          f"{verdict}", flush=True)
+    return row
+
+
+def build(url: str, args, rng: random.Random) -> dict:
+    """Templates through the app, then copies; returns what the measurements need."""
+    from server import create_app
+
+    app = create_app({"DATABASE_URL": url, "RATE_LIMIT": 0, "TESTING": True})
+    client = app.test_client()
+    started = time.perf_counter()
+    templates = [populate.open_template(client, rng, seats, f"open{seats}") for seats in (2, 3, 4)]
+    for players in (2, 3, 4):
+        for commands in (3, 10, 30, 60, 120):
+            templates.append(populate.play_template(client, rng, players, commands,
+                                                    f"t{players}x{commands}"))
+    long_game = populate.play_template(client, rng, 2, args.long_commands, "long")
+    templates.append(long_game)
+    for players in (2, 4):
+        templates.append(populate.play_template(client, rng, players, 20000, f"fin{players}"))
+    kinds = {t.status for t in templates}
+    if "finished" not in kinds:
+        print("note: no template game reached its end; no finished games stored", flush=True)
+    template_seconds = time.perf_counter() - started
+
+    users = [populate.register(client, f"u{i}", rng) for i in range(args.users)]
+    by_id = {u["id"]: u["token"] for u in users}
+    heavy = users[0]
+    engine = servers_engine(url)
+    started = time.perf_counter()
+    counts = {"open": args.open, "active": args.active, "finished": args.finished}
+    counts = {status: n for status, n in counts.items() if status in kinds}
+    created = populate.clone_games(engine, templates, counts, list(by_id), rng,
+                                   heavy_user=heavy["id"], heavy_games=args.heavy_games)
+    clone_seconds = time.perf_counter() - started
+    short = next(t for t in templates if t.status == "active" and t.events < 40)
+    stats = {
+        "templates": len(templates),
+        "template_seconds": template_seconds,
+        "clone_seconds": clone_seconds,
+        "games": populate.count_rows(engine, "games"),
+        "events": populate.count_rows(engine, "events"),
+        "stored": {status: len(ids) for status, ids in created.items()},
+        "long_game_events": long_game.events,
+        "long_game_status": long_game.status,
+        "short_game_events": short.events,
+    }
+    print(f"stored {stats['games']} games ({stats['stored']}), {stats['events']} events, "
+          f"{args.users} users; templates {template_seconds:.1f} s, copies "
+          f"{clone_seconds:.1f} s", flush=True)
+    return {
+        "stats": stats,
+        "active_ids": created.get("active", []),
+        "heavy_token": heavy["token"],
+        "ordinary_tokens": [u["token"] for u in users[1:101]],
+        "long_game": long_game,
+        "short_game": short,
+        "app": app,
+    }
+
+
+def servers_engine(url: str):
+    from server.db import get_engine
+
+    return get_engine(url)
+
+
+def measure_http(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
+    env = servers.server_env(url, workdir)
+    results = {}
+    long_game, short_game = built["long_game"], built["short_game"]
+    with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (port, pid):
+        results["list_heavy"] = report(
+            backend, f"game list, user in {args.heavy_games} games",
+            timed_gets(port, "/api/v1/games", [built["heavy_token"]], args.requests),
+            TARGET_LIST_P99_MS)
+        results["list_ordinary"] = report(
+            backend, "game list, ordinary users (~games x seats / users)",
+            timed_gets(port, "/api/v1/games", built["ordinary_tokens"], args.requests),
+            TARGET_LIST_P99_MS)
+        for name, game in (("long", long_game), ("short", short_game)):
+            path = f"/api/v1/games/{game.game_id}/view"
+            tokens = game.tokens[:1]
+            cold = timed_gets(port, path, tokens, 2)  # the first request in each worker
+            warm = timed_gets(port, path, tokens, args.requests)
+            results[f"view_{name}_cold"] = cold
+            results[f"view_{name}"] = report(
+                backend, f"view, {game.events}-event game (first {cold[0]:.0f}/{cold[1]:.0f} ms)",
+                warm, TARGET_VIEW_P99_MS)
+        old = max(1, long_game.events // 3)
+        results["view_long_old"] = report(
+            backend, f"view of the long game at version {old}",
+            timed_gets(port, f"/api/v1/games/{long_game.game_id}/view?version={old}",
+                       long_game.tokens[:1], args.requests))
+        results["memory_mib"] = {}
+        for worker in servers.child_pids(pid):
+            memory = servers.memory_mib(worker)
+            results["memory_mib"][worker] = memory
+            print(f"{backend:<10} worker {worker} memory: RSS {memory['rss']:.0f} MiB, "
+                  f"PSS {memory['pss']:.0f} MiB", flush=True)
+    return results
+
+
+def measure_tick(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
+    """One tick of the scheduler with every active game in the database and ``--due`` of them
+    due: half past their deadline (an automatic turn each), half due a reminder. The tick runs
+    in this process with a fixed clock, as the scheduler process would run it."""
+    from datetime import UTC, datetime, timedelta
+
+    import sqlalchemy as sa
+
+    from server import create_app
+    from server.db import get_engine
+    from server.models import Game
+    from server.scheduler.tick import Ticker
+
+    app = create_app({"DATABASE_URL": url, "OUTBOX_DIR": str(workdir / "outbox")})
+    now = datetime.now(UTC)
+    engine = get_engine(url)
+    # First a tick that sends the mail the templates queued, so the timed one starts clean.
+    Ticker(app, clock=lambda: now - timedelta(days=1), name="bench-warmup").tick()
+    later = now + timedelta(days=30)
+    active = list(built["active_ids"])
+    random.Random(args.seed).shuffle(active)
+    overdue, remind = active[: args.due // 2], active[args.due // 2 : args.due]
+    with engine.begin() as connection:
+        connection.execute(sa.update(Game).where(Game.status == "active").values(
+            automatic_due_at=later, next_reminder_at=later, deadline_at=later))
+        for ids, values in ((overdue, {"automatic_due_at": now - timedelta(minutes=1),
+                                       "deadline_at": now - timedelta(minutes=1)}),
+                            (remind, {"next_reminder_at": now - timedelta(minutes=1)})):
+            for start in range(0, len(ids), 500):
+                connection.execute(sa.update(Game).where(Game.id.in_(ids[start:start + 500]))
+                                   .values(**values))
+        active_count = connection.execute(
+            sa.select(sa.func.count()).select_from(Game).where(Game.status == "active")
+        ).scalar_one()
+    ticker = Ticker(app, clock=lambda: now, name="bench")
+    started = time.perf_counter()
+    report = ticker.tick()
+    seconds = time.perf_counter() - started
+    result = {"active_games": active_count, "due": len(overdue) + len(remind),
+              "seconds": seconds, "automatic_turns": len(report.automatic),
+              "nudges": len(report.nudges), "mails_sent": report.sent}
+    verdict = "met" if seconds <= TARGET_TICK_SECONDS else "MISSED"
+    print(f"{backend:<10} scheduler tick: {seconds:.2f} s with {active_count} active games, "
+          f"{result['due']} due -> {result['automatic_turns']} automatic turns, "
+          f"{result['nudges']} reminders, {result['mails_sent']} mails sent "
+          f"(target <= {TARGET_TICK_SECONDS:g} s: {verdict})", flush=True)
+    return result
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.scale", description=__doc__.split("\n")[0])
+    parser.add_argument("--active", type=int, default=10_000)
+    parser.add_argument("--open", type=int, default=1_500)
+    parser.add_argument("--finished", type=int, default=1_500)
+    parser.add_argument("--users", type=int, default=2_000)
+    parser.add_argument("--heavy-games", type=int, default=50)
+    parser.add_argument("--long-commands", type=int, default=600)
+    parser.add_argument("--due", type=int, default=1_000)
+    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    results, failed = {}, []
+    for backend in args.backend or ["sqlite", "postgresql"]:
+        with tempfile.TemporaryDirectory(prefix=f"bench-scale-{backend}-") as tmp:
+            workdir = Path(tmp)
+            try:
+                if backend == "sqlite":
+                    url = servers.sqlite_url(workdir)
+                else:
+                    url = servers.fresh_postgres_url("iridescia_bench_scale")
+                from server.migrate import upgrade
+
+                upgrade(url)
+                built = build(url, args, random.Random(args.seed))
+                results[backend] = {"stats": built["stats"],
+                                    "http": measure_http(backend, url, built, args, workdir)}
+                results[backend]["tick"] = measure_tick(backend, url, built, args, workdir)
+                if backend != "sqlite":
+                    servers.drop_postgres("iridescia_bench_scale")
+            except Exception as error:  # noqa: BLE001 - reported, then the exit code says so
+                print(f"{backend}: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
+                failed.append(backend)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, default=str))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
