@@ -72,8 +72,6 @@ def require_member(game: Game, seat: Seat | None) -> Seat:
 
 
 def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
-    import engine
-
     humans = [m for m in members(session, game) if m.kind == "human"]
     if len(humans) < game.seats:
         missing = game.seats - len(humans)
@@ -82,6 +80,8 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
     humans.sort(key=lambda m: (m.joined_at, m.id or 0))
     command = {"type": "start_game", "seat": None, "options": engine_options(game),
                "player_ids": [str(m.user_id) for m in humans]}
+    import engine
+
     try:
         service.apply_command(session, game, command, actor, now)
     except engine.RuleError as error:

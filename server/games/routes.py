@@ -185,8 +185,6 @@ class View(MethodView):
     def get(self, query: dict, game_id: str):
         """The game as you may see it (spectators: the public view). ``?version=N`` shows it as
         it was after N events. ETag is the version; If-None-Match answers 304 when unchanged."""
-        import engine
-
         user = current_user()
         session = db_session()
         game, seat = lobby.visible_game(session, game_id, user)
@@ -201,6 +199,8 @@ class View(MethodView):
             response = make_response("", 304)
             response.headers["ETag"] = etag
             return response
+        import engine
+
         state = service.load_state(session, game, version)
         body = dict(engine.view(state, seat.seat if seat is not None else None))
         body["version"] = version
@@ -228,14 +228,14 @@ class Legal(MethodView):
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
         """Your legal commands now (empty when you are not to act)."""
-        import engine
-
         user = require_user()
         session = db_session()
         game, seat = lobby.visible_game(session, game_id, user)
         my_seat = seat.seat if seat is not None else None
         commands: list[dict[str, Any]] = []
         if game.status == "active" and my_seat is not None:
+            import engine
+
             state = service.load_state(session, game)
             commands = [engine.command_to_dict(c) for c in engine.legal_commands(state, my_seat)]
         return {"version": game.version, "seat": my_seat, "commands": commands}
@@ -395,14 +395,14 @@ class Export(MethodView):
                      e409="game k3x9q2ab is not over: the log and seed are exported at the end")
     def get(self, game_id: str):
         """The whole log, every command and the seed, once the game is over."""
-        import engine
-
         user = current_user()
         session = db_session()
         game, _seat = lobby.visible_game(session, game_id, user)
         if game.status != "finished":
             fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
                  game_id=game.id)
+        import engine
+
         events = session.exec(select(Event).where(Event.game_id == game.id)
                               .order_by(Event.seq)).all()  # type: ignore[arg-type]
         commands = session.exec(select(Command).where(Command.game_id == game.id)

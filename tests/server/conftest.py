@@ -1,0 +1,47 @@
+"""Fixtures for the REST server tests: an app on each database and a client with helpers."""
+
+from __future__ import annotations
+
+import pytest
+
+from server import create_app
+from tests.server.helpers import Player
+
+
+@pytest.fixture
+def app(database_url):
+    return create_app({"DATABASE_URL": database_url, "TESTING": True})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def register(client):
+    """register("ada") -> Player, with a fresh account and token."""
+
+    def _register(name: str, email: str | None = None) -> Player:
+        response = client.post("/api/v1/users", json={"name": name,
+                                                      "email": email or f"{name}@example.org"})
+        assert response.status_code == 201, response.json
+        body = response.json
+        return Player(body["id"], body["name"], body["email"], body["token"])
+
+    return _register
+
+
+@pytest.fixture
+def ada(register) -> Player:
+    return register("ada")
+
+
+@pytest.fixture
+def bob(register) -> Player:
+    return register("bob")
+
+
+@pytest.fixture
+def eve(register) -> Player:
+    return register("eve")

@@ -1,0 +1,143 @@
+"""The lobby: create, invite, join, leave, list; visibility of private and public games."""
+
+from __future__ import annotations
+
+import hashlib
+
+import sqlalchemy as sa
+
+from server.db import get_engine
+from tests.server.helpers import assert_error
+
+
+def create(client, player, **options):
+    body = {"seats": 2, **options}
+    response = client.post("/api/v1/games", json=body, headers=player.headers)
+    assert response.status_code == 201, response.json
+    return response.json
+
+
+def test_creating_a_game_seats_the_creator_and_publishes_the_seed_hash(client, database_url, ada):
+    game = create(client, ada, variants={"mining_cost": 3}, turn_deadline_hours=48)
+    assert game["status"] == "open"
+    assert game["version"] == 0
+    assert game["players"] == [{"seat": None, "user_id": ada.id, "name": "ada", "kind": "human",
+                                "absent": False}]
+    assert game["variants"] == {"mining_cost": 3, "leftover_gems": "any", "catapult_4th": False}
+    assert game["settings"]["turn_deadline_hours"] == 48
+    assert game["join_code"]
+    with get_engine(database_url).connect() as connection:
+        seed = connection.execute(sa.text("SELECT seed FROM games")).scalar_one()
+    assert seed not in str(game)
+    assert game["seed_hash"] == hashlib.sha256(seed.encode()).hexdigest()
+
+
+def test_game_options_are_validated(client, ada):
+    assert_error(client.post("/api/v1/games", json={"seats": 0}, headers=ada.headers), 422, "seats")
+    assert_error(client.post("/api/v1/games", json={"seats": 3, "rhom": True},
+                             headers=ada.headers), 422, "Rhom")
+    assert_error(client.post("/api/v1/games", json={"seats": 2,
+                                                    "variants": {"catapult_4th": True}},
+                             headers=ada.headers), 422, "4 players")
+    assert_error(client.post("/api/v1/games", json={"seats": 2, "variants": {"mining_cost": 2}},
+                             headers=ada.headers), 422, "mining_cost")
+    assert_error(client.post("/api/v1/games", json={"seats": 2}), 401)
+
+
+def test_join_with_the_code_and_leave_before_the_start(client, ada, bob):
+    game = create(client, ada)
+    joined = client.post("/api/v1/games/join", json={"code": game["join_code"]},
+                         headers=bob.headers)
+    assert joined.status_code == 200
+    assert [p["name"] for p in joined.json["players"]] == ["ada", "bob"]
+    assert_error(client.post("/api/v1/games/join", json={"code": game["join_code"]},
+                             headers=bob.headers), 409, "already play")
+    left = client.post(f"/api/v1/games/{game['id']}/leave", headers=bob.headers)
+    assert left.status_code == 200
+    assert [p["name"] for p in left.json["players"]] == ["ada"]
+    assert left.json["join_code"] is None  # bob no longer sits there
+    assert_error(client.get(f"/api/v1/games/{game['id']}", headers=bob.headers), 404)
+
+
+def test_a_full_game_and_an_unknown_code_refuse_joiners(client, ada, bob, eve):
+    game = create(client, ada)
+    client.post("/api/v1/games/join", json={"code": game["join_code"]}, headers=bob.headers)
+    assert_error(client.post("/api/v1/games/join", json={"code": game["join_code"]},
+                             headers=eve.headers), 409, "full")
+    assert_error(client.post("/api/v1/games/join", json={"code": "nope"}, headers=eve.headers),
+                 404, "'nope'")
+    assert_error(client.post("/api/v1/games/join", json={}, headers=eve.headers), 422, "code")
+
+
+def test_leaving_needs_a_seat(client, ada, bob):
+    private = create(client, ada)
+    public = create(client, ada, public=True)
+    assert_error(client.post(f"/api/v1/games/{private['id']}/leave", headers=bob.headers), 404)
+    assert_error(client.post(f"/api/v1/games/{public['id']}/leave", headers=bob.headers), 403,
+                 "do not play")
+
+
+def test_private_games_are_invisible_to_others_and_public_ones_watchable(client, ada, bob):
+    private = create(client, ada)
+    public = create(client, ada, public=True)
+    body = assert_error(client.get(f"/api/v1/games/{private['id']}", headers=bob.headers), 404)
+    assert private["join_code"] not in str(body)
+    assert_error(client.get(f"/api/v1/games/{private['id']}"), 404)
+    watched = client.get(f"/api/v1/games/{public['id']}")
+    assert watched.status_code == 200
+    assert watched.json["join_code"] is None
+    assert watched.json["my_seat"] is None
+    assert_error(client.get("/api/v1/games/doesnotexist", headers=ada.headers), 404)
+
+
+def test_invitations_mail_the_join_code(client, database_url, ada, bob):
+    game = create(client, ada)
+    response = client.post(f"/api/v1/games/{game['id']}/invitations",
+                           json={"email": "Carol@Example.org"}, headers=ada.headers)
+    assert response.status_code == 201
+    assert response.json == {"email": "carol@example.org", "join_code": game["join_code"]}
+    with get_engine(database_url).connect() as connection:
+        mail = connection.execute(sa.text("SELECT to_email, kind, text_body FROM outbox")).one()
+    assert mail.to_email == "carol@example.org"
+    assert mail.kind == "invitation"
+    assert game["join_code"] in mail.text_body
+    # inviting again queues no second mail
+    client.post(f"/api/v1/games/{game['id']}/invitations", json={"email": "carol@example.org"},
+                headers=ada.headers)
+    with get_engine(database_url).connect() as connection:
+        assert connection.execute(sa.text("SELECT count(*) FROM outbox")).scalar_one() == 1
+    assert_error(client.post(f"/api/v1/games/{game['id']}/invitations",
+                             json={"email": "x@example.org"}, headers=bob.headers), 404)
+    assert_error(client.post(f"/api/v1/games/{game['id']}/invitations",
+                             json={"email": "not-an-email"}, headers=ada.headers), 422, "email")
+
+
+def test_starting_needs_every_seat(client, ada, bob):
+    game = create(client, ada)
+    assert_error(client.post(f"/api/v1/games/{game['id']}/start", headers=ada.headers), 409,
+                 "waiting for 1 more player")
+    assert_error(client.post(f"/api/v1/games/{game['id']}/start", headers=bob.headers), 404)
+
+
+def test_views_feed_and_export_of_an_open_game(client, ada):
+    game = create(client, ada)
+    assert_error(client.get(f"/api/v1/games/{game['id']}/view", headers=ada.headers), 409,
+                 "not started")
+    assert_error(client.get(f"/api/v1/games/{game['id']}/export", headers=ada.headers), 409,
+                 "not over")
+    feed = client.get(f"/api/v1/games/{game['id']}/events", headers=ada.headers)
+    assert feed.status_code == 200 and feed.json == {"version": 0, "events": []}
+    legal = client.get(f"/api/v1/games/{game['id']}/legal", headers=ada.headers)
+    assert legal.json == {"version": 0, "seat": None, "commands": []}
+    assert_error(client.post(f"/api/v1/games/{game['id']}/commands",
+                             json={"command": {"type": "end_turn"}, "expected_version": 0},
+                             headers=ada.headers), 409, "not started")
+
+
+def test_the_game_list_holds_only_my_games(client, ada, bob):
+    mine = create(client, ada)
+    create(client, bob)
+    listed = client.get("/api/v1/games", headers=ada.headers)
+    assert listed.status_code == 200
+    assert [g["id"] for g in listed.json] == [mine["id"]]
+    assert_error(client.get("/api/v1/games"), 401)
