@@ -16,7 +16,7 @@ import copy
 import functools
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from .data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, TILES, Objective
@@ -94,9 +94,16 @@ class PlayerTally:
     objectives: Sequence[str] = ()
     royalty_token: str | None = None
     has_iridia_stone: bool = False
+    # The one kept objective, for callers that name it singly; `objectives` is the field.
+    objective: InitVar[str | None] = None
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, objective: str | None) -> None:
         where = f"seat {self.seat}"
+        if objective is not None:
+            if self.objectives:
+                raise InvalidTally(f"{where}: give objective={objective!r} or objectives="
+                                   f"{list(self.objectives)!r}, not both")
+            object.__setattr__(self, "objectives", (objective,))
         if type(self.seat) is not int or self.seat < 0:
             raise InvalidTally(f"seat must be a number from 0, not {self.seat!r}")
         for name in ("in_game", "coins"):

@@ -431,3 +431,9 @@ def test_a_finished_player_of_the_state_becomes_a_tally():
     # 58 + gems 3 // 2 = 1 + tiles: amethyst 2 + Iridia Stone tile = 3 (3)
     # + All About Amethyst: ring + crown = 2 vs nobody -> 7; relic sets: J + Iridia -> 0
     assert score_game([tally], Options()).seats[0].total == 58 + 1 + 3 + 7
+
+
+def test_a_single_kept_objective_may_be_named_singly():
+    assert PlayerTally(0, 0, objective="master_miner").objectives == ("master_miner",)
+    with pytest.raises(InvalidTally, match="not both"):
+        PlayerTally(0, 0, objective="master_miner", objectives=["regal_rainbow"])
