@@ -229,6 +229,31 @@ def test_the_same_type_constraint_costs_the_objective_when_the_set_is_worth_more
     assert score.detail["objective"]["met"] is False
 
 
+def test_an_iridia_relics_lead_gem_for_the_objective_is_free_of_its_set_category():
+    # Amethyst Vase (Lore, amethyst), Citrine Plate (Lore) and an Iridia relic; All About
+    # Amethyst (7) against a rival with 2 amethyst relics.
+    # The Iridia relic plays Lore in L L L (9) and amethyst for the objective: 1 + 1 = 2, a tie,
+    # met (7). Sets never look at lead gems, so both hold: 9 + 7 = 16.
+    outcome = score_game([
+        PlayerTally(0, 0, relics=["amethyst_vase", "citrine_plate", "iridia_crown"],
+                    objectives=["all_about_amethyst"]),
+        PlayerTally(1, 0, relics=["amethyst_ring", "amethyst_compass"]),
+    ], ANY)
+    assert (outcome[0].relic_sets, outcome[0].objective) == (9, 7)
+    assert outcome[0].detail["iridia_relics"] == {
+        "iridia_crown": {"category": "lore", "lead_gem": "amethyst"}}
+
+
+def test_iridia_relics_fill_the_missing_lead_gems_of_regal_rainbow():
+    # Amethyst Ring, Citrine Amulet + 2 Iridia relics: they stand for emerald and sapphire (7).
+    # Sets: 2 Jewelry + 2 wild make one set of 3 (JJJ or J+T+L, 5 either way), never two.
+    score = alone(relics=["amethyst_ring", "citrine_amulet", "iridia_crown", "iridia_tiara"],
+                  objectives=["regal_rainbow"])
+    assert (score.relic_sets, score.objective) == (5, 7)
+    leads = sorted(role["lead_gem"] for role in score.detail["iridia_relics"].values())
+    assert leads == ["emerald", "sapphire"]
+
+
 def test_a_rainbow_tile_counts_for_the_objective_and_its_set_as_one_gem():
     # 2 amethyst + 4 citrine + 1 rainbow, Amethyst Aficionado (5); the opponent has 3 amethyst.
     # rainbow as amethyst: amethyst 3 -> set 3, objective met on the tie (5), citrine 4 -> 3: 11
