@@ -52,6 +52,13 @@ def _display(component_id: str) -> str:
         return component_id.replace("_", " ")
 
 
+def _named(value) -> str:
+    """A component id as its printed name (tiles, items, relics...); anything else as it is."""
+    if isinstance(value, str) and "_" in value:
+        return _display(value)
+    return str(value)
+
+
 def _describe(payload: dict, names: dict[int, str]) -> str:
     """One line for an event: who, what (its type in words), and its plain fields."""
     who = names.get(payload.get("seat"), "")
@@ -61,9 +68,9 @@ def _describe(payload: dict, names: dict[int, str]) -> str:
         if key in ("type", "v", "seat"):
             continue
         if isinstance(value, str | int | float) and not isinstance(value, bool):
-            details.append(f"{key.replace('_', ' ')} {value}")
+            details.append(f"{key.replace('_', ' ')} {_named(value)}")
         elif isinstance(value, list) and value and all(isinstance(v, str | int) for v in value):
-            details.append(f"{key.replace('_', ' ')} {', '.join(map(str, value))}")
+            details.append(f"{key.replace('_', ' ')} {', '.join(map(_named, value))}")
     line = f"{who}: {what}" if who else what
     return f"{line} ({'; '.join(details)})" if details else line
 
@@ -106,7 +113,7 @@ def _me(view: dict, seat: int) -> dict | None:
         "points": player.get("points", 0),
         "position": player.get("position"),
         "hold": hold,
-        "items": ", ".join(_display(i) for i in player.get("items", [])),
+        "items_held": ", ".join(_display(i) for i in player.get("items", [])),
         "objectives": ", ".join(_display(o) for o in player.get("objectives", []) or []),
     }
 

@@ -126,3 +126,103 @@ def app(db_url, tmp_path):
             "TESTING": True,
         }
     )
+
+
+@dataclass
+class Player:
+    name: str
+    email: str
+    id: int
+    token: str
+
+
+class Table:
+    """Players and games through the real API (the Flask test client), and a bot that plays the
+    humans' turns with an engine policy, sending each command with the expected version."""
+
+    def __init__(self, app):
+        self.app = app
+        self.client = app.test_client()
+        self.players: dict[int, Player] = {}
+
+    def _call(self, method, path, player=None, **body):
+        headers = {"Authorization": f"Bearer {player.token}"} if player else {}
+        response = getattr(self.client, method)(
+            f"/api/v1{path}", json=body or None, headers=headers
+        )
+        assert response.status_code < 300, (path, response.status_code, response.get_json())
+        return response.get_json()
+
+    def register(self, name: str) -> Player:
+        email = f"{name.lower()}@example.org"
+        data = self._call("post", "/users", name=name, email=email)
+        player = Player(name, email, data["id"], data["token"])
+        self.players[player.id] = player
+        return player
+
+    def new_game(self, creator: Player, others=(), **settings) -> str:
+        game = self._call("post", "/games", creator, seats=1 + len(others), **settings)
+        for other in others:
+            self._call("post", "/games/join", other, code=game["join_code"])
+        if others:
+            self._call("post", f"/games/{game['id']}/start", creator)
+        return game["id"]
+
+    def game(self, game_id: str):
+        from server.db import app_engine, session_scope
+        from server.models import Game
+
+        with session_scope(app_engine(self.app)) as session:
+            return session.get(Game, game_id)
+
+    def state(self, game_id: str):
+        from server.db import app_engine, session_scope
+        from server.games.service import load_state
+        from server.models import Game
+
+        with session_scope(app_engine(self.app)) as session:
+            return load_state(session, session.get(Game, game_id))
+
+    def player_at(self, game_id: str, seat: int) -> Player | None:
+        data = self._call("get", f"/games/{game_id}", next(iter(self.players.values())))
+        for entry in data["players"]:
+            if entry["seat"] == seat and entry["user_id"] is not None:
+                return self.players.get(entry["user_id"])
+        return None
+
+    def play_one(self, game_id: str, policy=None, rng=None) -> bool:
+        """The human to act plays one command; False when no human is to act."""
+        import random
+
+        import engine
+        from engine.policies import greedy_policy
+
+        state = self.state(game_id)
+        seat = engine.current_player(state)
+        if seat is None or engine.pending_kind(state) in ("rhom", "removal"):
+            return False
+        player = self.player_at(game_id, seat)
+        if player is None:
+            return False
+        command = engine.command_to_dict(
+            (policy or greedy_policy)(state, seat, rng or random.Random(seat))
+        )
+        version = self.game(game_id).version
+        self._call(
+            "post", f"/games/{game_id}/commands", player, command=command, expected_version=version
+        )
+        return True
+
+    def play_turn(self, game_id: str, policy=None) -> int:
+        """The human to act plays until the decision leaves their seat; returns that seat."""
+        import engine
+
+        seat = engine.current_player(self.state(game_id))
+        while engine.current_player(self.state(game_id)) == seat and self.play_one(game_id, policy):
+            pass
+        return seat
+
+
+@pytest.fixture
+def table(app):
+    return Table(app)

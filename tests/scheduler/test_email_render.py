@@ -78,7 +78,7 @@ def _context(**changes):
             "points": 3,
             "position": "1c",
             "hold": "1 citrine, 2 emerald",
-            "items": "Jolty Jackhammer",
+            "items_held": "Jolty Jackhammer",
             "objectives": "Master Miner",
         },
         "scores": [],
@@ -107,6 +107,7 @@ def test_your_turn_email_tells_what_happened_where_things_stand_and_what_to_type
     assert "  - Bob moved to 2b" in text
     assert "1 desert     1a .       1b ?       1c E@1" in text
     assert "Hold: 1 citrine, 2 emerald" in text and "Objective: Master Miner" in text
+    assert "Items: Jolty Jackhammer" in text
     assert "https://iridescia.test/games/k3x9" in text
     assert "Hello Ada &lt;Lovelace&gt;," in html and "<Lovelace>" not in html
     assert "<code>iridescia legal k3x9</code>" in html
