@@ -100,7 +100,7 @@ def _default_message(error: HTTPException) -> str:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         return f"the request body is larger than {limit} bytes"
     if code == 500:
-        return "something went wrong on the server; the request was not applied"
+        return "something went wrong on the server; it is logged. Check the game's version before retrying"
     return error.description or error.name
 
 

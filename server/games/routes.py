@@ -419,6 +419,6 @@ class Export(MethodView):
             "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
                          for c in commands],
             "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor": e.actor,
-                        "at": e.at} for e in events],
+                        "at": e.at.isoformat()} for e in events],
             "outcome": engine.outcome(state).to_dict(),
         }

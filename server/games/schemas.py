@@ -116,7 +116,8 @@ class EventSchema(ma.Schema):
     type = fields.String(required=True)
     payload = fields.Dict(required=True)
     actor = fields.String(required=True)
-    at = fields.DateTime(required=True)
+    # Kept as text: stored idempotent responses hold it already formatted.
+    at = fields.String(required=True, metadata={"format": "date-time"})
 
 
 class CommandResultSchema(ma.Schema):
