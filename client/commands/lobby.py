@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
@@ -20,6 +22,19 @@ def describe_turn(game: dict) -> str:
     if seat is None:
         return "-"
     return f"seat {seat} ({names.get(seat) or '?'})"
+
+
+def short_time(value: str | None) -> str:
+    """`2026-12-03T04:03:42.749+00:00` -> `2026-12-03 04:03 UTC`."""
+    if not value:
+        return "-"
+    try:
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        return str(value)
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
 def game_lines(game: dict) -> list[str]:
@@ -61,7 +76,7 @@ def games(app: App, as_json: bool) -> None:
     click.echo(header)
     for game in rows:
         seats = f"{game.get('seats')}{'+R' if game.get('rhom') else ''}"
-        deadline = game.get("deadline_at") or "-"
+        deadline = short_time(game.get("deadline_at"))
         click.echo(
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
             f"{describe_turn(game)[:28]:<28} {deadline}"

@@ -79,3 +79,13 @@ def standin():
     server = StandIn()
     yield server
     server.close()
+
+
+@pytest.fixture
+def live(tmp_path):
+    """The real app over real HTTP (see tests/client/live.py)."""
+    from tests.client.live import LiveServer
+
+    server = LiveServer(tmp_path)
+    yield server
+    server.close()

@@ -1,0 +1,177 @@
+"""Whole games played with nothing but `iridescia` commands against the real server over real
+HTTP (tests/client/live.py): a solo game against the Rhom and a 3-player game, each to the end,
+then `log`, `replay --to` and `verify` on the finished game's log."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+
+MAX_ROUNDS = 400
+
+
+def profile_runner(run, live):
+    def as_player(profile: str, *args):
+        result = run("--profile", profile, *args, env={"IRIDESCIA_SERVER": live.url})
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        return result
+
+    return as_player
+
+
+def register(cli, profile: str, name: str) -> None:
+    result = cli(profile, "register", "--name", name, "--email", f"{name.lower()}@example.org")
+    assert result.exit_code == 0, result.output
+
+
+def typed(cli, profile: str, line: str):
+    """Play a line exactly as `legal` printed it."""
+    words = shlex.split(line)
+    assert words[0] == "iridescia"
+    return cli(profile, *words[1:])
+
+
+def game_json(cli, profile: str, game: str) -> dict:
+    result = cli(profile, "games", "--json")
+    assert result.exit_code == 0, result.output
+    return next(g for g in json.loads(result.output) if g["id"] == game)
+
+
+def check_log_replay_verify(cli, profile: str, game: str, tmp_path) -> None:
+    log_file = tmp_path / f"{game}.jsonl"
+    result = cli(profile, "log", game, "-o", str(log_file))
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in log_file.read_text().splitlines()]
+    header = records[0]
+    assert header["record"] == "game" and header["seed"] and header["outcome"]
+    events = [r for r in records if r["record"] == "event"]
+    assert [e["seq"] for e in events] == list(range(1, len(events) + 1))
+
+    from_file = cli(profile, "replay", "--file", str(log_file), "--to", "5", "--no-color")
+    assert from_file.exit_code == 0, from_file.output
+    from_server = cli(profile, "replay", game, "--to", "5", "--no-color")
+    assert from_server.exit_code == 0, from_server.output
+    assert from_file.output.splitlines()[0] == f"Game {game}, version 5 (" + \
+        from_file.output.splitlines()[0].split(" (", 1)[1]
+    # The file is replayed offline as a spectator; the server shows my own seat: same board.
+    board = [line for line in from_file.output.splitlines() if line[:6] in
+             ("Castle", "Ruins ", "Forest", "Canyon", "Desert")]
+    assert board and all(line in from_server.output.splitlines() for line in board)
+
+    verified = cli(profile, "verify", "--file", str(log_file))
+    assert verified.exit_code == 0, verified.output
+    assert verified.output.endswith("OK\n")
+    assert f"commands: {len([r for r in records if r['record'] == 'command'])} re-decided" \
+        in verified.output
+
+    # One changed die in the log is found, and named.
+    tampered = tmp_path / "tampered.jsonl"
+    lines = log_file.read_text().splitlines()
+    for index, line in enumerate(lines):
+        record = json.loads(line)
+        if record["record"] == "event" and record["seq"] > 2:
+            record["payload"]["tampered"] = True
+            lines[index] = json.dumps(record)
+            seq = record["seq"]
+            break
+    tampered.write_text("\n".join(lines) + "\n")
+    broken = cli(profile, "verify", "--file", str(tampered))
+    assert broken.exit_code == 1
+    assert broken.output.startswith(f"Error: DIVERGES: event #{seq} (")
+    assert "tampered: the log has True, the engine decides None" in broken.output
+
+
+def rhom_is_playable() -> bool:
+    from engine import simulate
+
+    record = simulate.play_game(simulate.make_options(1), "probe", max_commands=50)
+    return "not implemented" not in (record.error or "")
+
+
+def test_solo_game_against_the_rhom(run, live, tmp_path):
+    if not rhom_is_playable():
+        pytest.skip("engine: the Rhom is still a stub (rhom_turn raises 'not implemented')")
+    cli = profile_runner(run, live)
+    register(cli, "ada", "Ada")
+    created = cli("ada", "new", "--seats", "1", "--rhom-delay", "0", "--json")
+    assert created.exit_code == 0, created.output
+    game = json.loads(created.output)["id"]
+    started = cli("ada", "start", game)  # a solo game may already be running
+    assert started.exit_code in (0, 1), started.output
+
+    waited = cli("ada", "wait", game, "--timeout", "30")
+    assert waited.exit_code == 0, waited.output
+    shown = cli("ada", "show", game, "--no-color")
+    assert shown.exit_code == 0, shown.output
+    assert "the Rhom" in shown.output and "Rhom deck" in shown.output
+    assert max(len(line) for line in shown.output.splitlines()) <= 80
+
+    # The first turn by hand, with lines `legal` printed: reveal, move, end.
+    for expected in ("reveal", "move"):
+        listed = cli("ada", "legal", game)
+        first = next(line for line in listed.output.splitlines() if f" {expected} " in line)
+        played = typed(cli, "ada", first)
+        assert played.exit_code == 0, played.output
+    for _ in range(5):  # a rainbow tile or a full hold asks first; then the turn can end
+        listed = cli("ada", "legal", game).output.splitlines()
+        line = f"iridescia end {game}" if f"iridescia end {game}" in listed else listed[0]
+        played = typed(cli, "ada", line)
+        assert played.exit_code == 0, played.output
+        if line.startswith("iridescia end"):
+            break
+    else:
+        pytest.fail("the first turn never offered `end`")
+
+    result = cli("ada", "autoplay", game, "--policy", "greedy", "--until-end", "--quiet",
+                 "--seed", "1")
+    assert result.exit_code == 0, result.output
+    assert result.output.endswith("The game is over.\n")
+    final = cli("ada", "show", game, "--no-color")
+    assert "Game over." in final.output and "Final scores" in final.output
+    check_log_replay_verify(cli, "ada", game, tmp_path)
+
+
+def test_three_player_game_to_the_end(run, live, tmp_path):
+    cli = profile_runner(run, live)
+    players = {"ada": "Ada", "bob": "Bob", "cy": "Cy"}
+    for profile, name in players.items():
+        register(cli, profile, name)
+    created = cli("ada", "new", "--seats", "3", "--mining-cost", "3", "--json")
+    assert created.exit_code == 0, created.output
+    game = json.loads(created.output)["id"]
+    for profile in ("bob", "cy"):
+        invited = cli("ada", "invite", game, f"{players[profile].lower()}@example.org", "--json")
+        assert invited.exit_code == 0, invited.output
+        joined = cli(profile, "join", json.loads(invited.output)["join_code"])
+        assert joined.exit_code == 0, joined.output
+    started = cli("bob", "start", game)
+    assert started.exit_code == 0, started.output
+    assert "status" not in started.output and "active" in started.output.splitlines()[0]
+
+    # Whoever starts plays the first turn by hand; the others see that it is not their turn.
+    first = next(p for p in players if game_json(cli, p, game)["is_my_turn"])
+    others = [p for p in players if p != first]
+    assert cli(others[0], "legal", game).output.startswith("Nothing to do now. Waiting for seat")
+    reveal = cli(first, "legal", game).output.splitlines()[-1]
+    assert typed(cli, first, reveal).exit_code == 0
+
+    for _ in range(MAX_ROUNDS):
+        if game_json(cli, "ada", game)["status"] == "finished":
+            break
+        for profile in players:
+            result = cli(profile, "autoplay", game, "--policy", "greedy", "--quiet",
+                         "--seed", profile)
+            assert result.exit_code == 0, result.output
+    else:
+        pytest.fail(f"the game did not end within {MAX_ROUNDS} rounds")
+
+    final = cli("cy", "show", game, "--no-color")
+    assert final.exit_code == 0
+    assert "Game over." in final.output
+    lines = final.output.splitlines()
+    scores = lines[lines.index("Final scores") + 2:]
+    assert sorted(line.split()[2] for line in scores) == ["Ada", "Bob", "Cy"]
+    check_log_replay_verify(cli, "bob", game, tmp_path)
