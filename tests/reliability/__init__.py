@@ -1,0 +1,1 @@
+"""Reliability and security tests (issue 8): nothing lost, nothing leaked."""
