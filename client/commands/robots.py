@@ -87,16 +87,16 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
     api = app.api()
     rng = random.Random(seed)
     sent = 0
+    info = game_helpers.fetch_game(api, game)
+    if info.get("status") == "open":
+        raise click.ClickException(f"game {game} has not started yet")
     while sent < max_commands:
-        info = game_helpers.fetch_game(api, game)
-        if info.get("status") == "finished":
-            break
-        if info.get("status") != "active":
-            raise click.ClickException(f"game {game} has not started yet")
         legal_now = api.get(f"/games/{game}/legal")
         commands = legal_now.get("commands") or []
         if not commands:
             if not until_end:
+                break
+            if game_helpers.fetch_game(api, game).get("status") == "finished":
                 break
             game_helpers.fetch_events(
                 api, game, after=int(legal_now.get("version") or 0), wait=WAIT_SECONDS

@@ -4,6 +4,7 @@ and a stand-in HTTP server (a real socket on 127.0.0.1) whose answers each test 
 from __future__ import annotations
 
 import json
+import logging
 import threading
 
 import pytest
@@ -17,6 +18,8 @@ from client.cli import cli
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path, monkeypatch):
+    # The servers' request log would land in the output CliRunner captures.
+    monkeypatch.setattr(logging.getLogger("werkzeug"), "level", logging.ERROR)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.delenv("IRIDESCIA_SERVER", raising=False)
