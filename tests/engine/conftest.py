@@ -7,16 +7,18 @@ def pytest_addoption(parser):
     parser.addoption(
         "--many",
         action="store",
-        type=int,
+        type=float,
         nargs="?",
         const=10,
         default=1,
         metavar="FACTOR",
-        help="play FACTOR times as many random playouts (default 10 when given without a value)",
+        help="play FACTOR times as many random playouts (10 when given without a value; "
+        "a fraction such as 0.05 gives a quick smoke run)",
     )
 
 
 @pytest.fixture(scope="session")
-def many(request) -> int:
+def many(request) -> float:
     """How many times the normal number of playouts to play (1 in the normal run)."""
     return request.config.getoption("--many")
+

@@ -1,0 +1,335 @@
+"""Random playouts: complete games played through `decide`, with invariants checked after every event.
+
+The normal run plays GAMES_PER_CONFIG games for each table size (over 2,000 in all); `--many N`
+plays N times as many (`--many` alone: 10 times). Each game's log is also serialised to JSON and
+replayed from the start, and must give the same final state. On a smaller sample, every step's
+state survives a JSON round trip and `legal_commands` agrees with `decide` (see
+test_legal_commands_agree_with_decide).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+
+import pytest
+
+import engine
+from engine import data, policies
+from engine.board import ALL_HEXES
+from engine.simulate import GameDidNotEnd, make_options, steps
+
+# (players, rhom) -> normal-run game count. 1 player always plays with the Rhom.
+CONFIGS = {(1, True): 450, (2, False): 450, (2, True): 350, (3, False): 400, (4, False): 400}
+SAMPLE_PER_CONFIG = 4
+ALL_TILES = Counter(list(data.TILES))
+# A game lasts at most one turn per tile plus the removal turns; relocations add a few more.
+ALL_RELICS = Counter(list(data.RELICS))
+MAX_TURNS = 400
+
+
+def scaled(count: int, factor: float) -> int:
+    """`count` games scaled by the --many factor, never fewer than one."""
+    return max(1, round(count * factor))
+
+
+def config_id(config) -> str:
+    players, rhom = config
+    return f"{players}p" + ("+rhom" if rhom and players > 1 else "")
+
+
+class Invariants:
+    """Checks the conservation laws of one game, event by event.
+
+    Tiles leave the game only through events (setup removal, a discard when relocating, a removal
+    turn), so the checker keeps the set of tiles out of the game from the events it sees.
+    """
+
+    def __init__(self, seed: str):
+        self.seed = seed
+        self.out_of_game: Counter = Counter()
+        self.points: list[int] | None = None
+        self.events = 0
+        self.turns = 0
+
+    def fail(self, event, message: str):
+        raise AssertionError(
+            f"seed {self.seed!r}, event #{self.events} {event.type}: {message}\n"
+            f"event: {engine.event_to_dict(event)}"
+        )
+
+    def __call__(self, before, event, state) -> None:
+        self.events += 1
+        if event.type == "game_started":
+            self.out_of_game.update(event.removed_tiles)
+        elif event.type in ("tile_discarded", "tile_removed"):
+            self.out_of_game[event.tile] += 1
+        elif event.type == "turn_started":
+            self.turns += 1
+            if self.turns > MAX_TURNS:
+                self.fail(event, f"more than {MAX_TURNS} turns: the game does not end")
+
+        players = state.players
+        for gem in data.GEMS:
+            total = state.supply[gem] + sum(p.hold[gem] for p in players)
+            if total != data.GEM_SUPPLY:
+                self.fail(event, f"{total} {gem} in the game instead of {data.GEM_SUPPLY}")
+            if state.supply[gem] < 0 or any(p.hold[gem] < 0 for p in players):
+                self.fail(event, f"a negative count of {gem}")
+            if not 1 <= state.gem_values[gem] <= 6:
+                self.fail(event, f"{gem} is worth {state.gem_values[gem]}")
+        for p in players:
+            if p.coins < 0:
+                self.fail(event, f"seat {p.seat} has {p.coins} coins")
+            if not 0 <= p.stone_dice <= data.STONE_DICE:
+                self.fail(event, f"seat {p.seat} holds {p.stone_dice} stone dice")
+
+        tiles = Counter(state.board.values()) + self.out_of_game
+        for p in players:
+            tiles.update(p.tiles)
+        if tiles != ALL_TILES:
+            extra, missing = tiles - ALL_TILES, ALL_TILES - tiles
+            self.fail(event, f"tiles counted twice: {dict(extra)}, tiles lost: {dict(missing)}")
+
+        relics = Counter(state.relic_row) + Counter(state.relic_deck)
+        for p in players:
+            relics.update(p.relics)
+            relics.update(p.reserved_relics)
+        if relics != ALL_RELICS:
+            self.fail(event, f"relics not conserved: {dict(relics - ALL_RELICS)} "
+                      f"extra, {dict(ALL_RELICS - relics)} missing")
+
+        points = [p.points for p in players]
+        if self.points is not None and any(a < b for a, b in zip(points, self.points, strict=True)):
+            self.fail(event, f"scores went down from {self.points} to {points}")
+        self.points = points
+
+    def after_command(self, state, step) -> None:
+        """Between commands, the only hold over 7 is one whose owner is choosing what to give."""
+        for p in state.players:
+            if p.gems > data.HOLD_LIMIT:
+                giving = (
+                    engine.pending_kind(state) == "give_gem"
+                    and engine.current_player(state) == p.seat
+                )
+                if not giving:
+                    raise AssertionError(
+                        f"seat {self.seed!r}: seat {p.seat} holds {p.gems} gems after "
+                        f"{engine.command_to_dict(step.command)} with nothing pending"
+                    )
+
+
+def play_checked(config, seed: str, policy=policies.random_policy, on_step=None):
+    """Play one game with the invariants checked; returns (steps, final state, checker)."""
+    players, rhom = config
+    check = Invariants(seed)
+    played = []
+    state = None
+    try:
+        for step, state in steps(make_options(players, rhom), seed, policy, on_event=check):
+            check.after_command(state, step)
+            if on_step is not None:
+                on_step(step, state)
+            played.append(step)
+    except GameDidNotEnd as error:
+        pytest.fail(str(error))
+    assert engine.is_terminal(state), f"seed {seed!r}: the game stopped before its end"
+    assert engine.current_player(state) is None
+    return played, state, check
+
+
+def replayed_from_json(played) -> object:
+    """The final state rebuilt from the log after a trip through JSON text."""
+    text = json.dumps([engine.event_to_dict(e) for step in played for e in step.events])
+    return engine.replay([engine.event_from_dict(d) for d in json.loads(text)])
+
+
+@pytest.mark.parametrize("config", list(CONFIGS), ids=config_id)
+def test_random_games_keep_the_invariants_and_replay_from_json(config, many):
+    games = scaled(CONFIGS[config], many)
+    outcomes = Counter()
+    for index in range(games):
+        seed = f"playout-{config_id(config)}-{index}"
+        played, state, _ = play_checked(config, seed)
+        replayed = replayed_from_json(played)
+        assert engine.state_to_dict(replayed) == engine.state_to_dict(state), seed
+        totals = [seat["total"] for seat in engine.outcome(state).to_dict()["seats"]]
+        outcomes[max(totals) > 0] += 1
+    # Somebody scores in every game: a game that ends with nobody scoring means nothing happened.
+    assert outcomes[True] == games
+
+
+@pytest.mark.parametrize("config", list(CONFIGS), ids=config_id)
+def test_greedy_and_cautious_games_end_with_the_invariants(config, many):
+    players, _ = config
+    for index in range(scaled(2, many)):
+        seed = f"bots-{config_id(config)}-{index}"
+        mixed = {seat: policies.greedy_policy for seat in range(players + 1)}
+        mixed[players - 1 + (1 if config[1] else 0)] = policies.cautious_policy
+        play_checked(config, seed, mixed)
+
+
+# --- legal commands against decide, on a sample ---------------------------------------------
+
+
+def _other_values(name, value, state, rng):
+    """Plausible wrong values for a command field: the kind of thing a client might send."""
+    seats = list(range(len(state.players)))
+    if name == "seat":
+        return [s for s in seats if s != value] + [len(seats)]
+    if isinstance(value, list):
+        value = tuple(value)
+    if name in ("hex", "discard_tile") and (value is None or value in ALL_HEXES):
+        return rng.sample(ALL_HEXES, 6) + ([None] if value is not None else [])
+    if name == "discard_tile":
+        return rng.sample(list(data.TILES), 3) + [None]
+    if name in ("gem", "take"):
+        return [g for g in data.GEMS if g != value] + ([None] if value is not None else [])
+    if name == "to":
+        return [s for s in seats if s != value] + ([None] if value is not None else [])
+    if name in ("count", "stone_dice", "delta"):
+        return [value - 1, value + 1, value + 3]
+    if name == "item":
+        return rng.sample(list(data.ITEMS), 4)
+    if name == "relic":
+        return rng.sample(list(data.RELICS), 4)
+    if name == "objective":
+        return rng.sample(list(data.OBJECTIVES), 3)
+    if name == "hexes":
+        return [tuple(rng.sample(ALL_HEXES, k)) for k in (1, 2)] + [(), tuple(ALL_HEXES[:3])]
+    if name == "give":
+        return [tuple(rng.choices(data.GEMS, k=2)) for _ in range(3)] + [(data.GEMS[0],)]
+    if name == "dice":
+        return [(0,), (1,), (0, 1), (2,), (0, 1, 2)]
+    if name == "gems":
+        return [(g,) for g in data.GEMS] + [tuple(data.GEMS)]
+    if name == "die":
+        return ["roll:0", "roll:1", "roll:2", "roll:5"] + [f"market:{g}" for g in data.GEMS]
+    if name == "target":
+        return seats
+    return []
+
+
+def _mutations(command, state, rng):
+    """Commands a client could send that differ from a listed one in one field (as JSON, so
+    whatever `command_from_dict` refuses never reaches `decide`, as on the server)."""
+    sent = engine.command_to_dict(command)
+    for name, value in sent.items():
+        if name == "type":
+            continue
+        for other in _other_values(name, value, state, rng):
+            if isinstance(other, tuple):
+                other = list(other)
+            try:
+                yield engine.command_from_dict({**sent, name: other})
+            except engine.InvalidCommand:
+                continue
+
+
+def _unlisted_type_commands(state, seat):
+    """One plausible command of every type, whatever the moment."""
+    row = state.relic_row
+    market = state.market
+    return [
+        engine.command_from_dict(d)
+        for d in (
+            {"type": "end_turn", "seat": seat},
+            {"type": "mine", "seat": seat, "stone_dice": 0},
+            {"type": "keep_roll", "seat": seat, "gem": None},
+            {"type": "sell", "seat": seat, "gem": "amethyst", "count": 1},
+            {"type": "rhom_turn", "seat": seat},
+            *({"type": "restore", "seat": seat, "relic": r} for r in row[:2]),
+            *({"type": "buy", "seat": seat, "item": i} for i in market[:2]),
+            {"type": "reveal", "seat": seat, "hexes": ["1b"]},
+            {"type": "move", "seat": seat, "hex": "1c"},
+            {"type": "remove_tile", "seat": seat, "hex": "3c"},
+            {"type": "choose_gem", "seat": seat, "gem": "emerald"},
+            {"type": "give_gem", "seat": seat, "gem": "citrine", "to": None},
+            {"type": "play_item", "seat": seat, "item": "epic_elixir"},
+        )
+    ]
+
+
+def _known_sell_during_roll_bug(state, command) -> bool:
+    """legal_commands lists sells only up to the hold *before* a pending roll resolves, though a
+    sell resolves the roll first (test_a_sell_that_resolves_a_pending_roll_is_listed); until that
+    is fixed, such sells are left out of the comparison here."""
+    return command.type == "sell" and engine.pending_kind(state) == "roll"
+
+
+def check_legal_commands(state, rng):
+    """Every listed command is accepted; mutated and other-seat commands are refused."""
+    seat = engine.current_player(state)
+    before = engine.state_to_dict(state)
+    listed = engine.legal_commands(state, seat)
+    assert listed, f"seat {seat} is to act but has no legal command"
+    listed_set = set(listed)
+    assert len(listed_set) == len(listed), "legal_commands lists a command twice"
+    for command in listed:
+        try:
+            engine.decide(state, command, random.Random(1))
+        except engine.RuleError as error:
+            raise AssertionError(
+                f"listed {engine.command_to_dict(command)} refused: {error}"
+            ) from error
+    for other in range(len(state.players)):
+        if other != seat:
+            assert engine.legal_commands(state, other) == [], f"seat {other} may act out of turn"
+
+    candidates = set(_unlisted_type_commands(state, seat))
+    for command in rng.sample(listed, min(6, len(listed))):
+        candidates.update(_mutations(command, state, rng))
+    for command in candidates - listed_set:
+        if _known_sell_during_roll_bug(state, command):
+            continue
+        try:
+            events = engine.decide(state, command, random.Random(1))
+        except engine.RuleError:
+            continue
+        raise AssertionError(
+            f"unlisted {engine.command_to_dict(command)} accepted, giving "
+            f"{[e.type for e in events]}; listed: "
+            f"{[engine.command_to_dict(c) for c in listed][:12]}"
+        )
+    assert engine.state_to_dict(state) == before, "decide changed the state it was given"
+
+
+@pytest.mark.parametrize("config", list(CONFIGS), ids=config_id)
+def test_legal_commands_agree_with_decide_and_states_round_trip(config, many):
+    for index in range(scaled(SAMPLE_PER_CONFIG, many)):
+        seed = f"sample-{config_id(config)}-{index}"
+        rng = random.Random(seed)
+        policy = policies.greedy_policy if index % 2 else policies.random_policy
+
+        def on_step(step, state, rng=rng, seed=seed):
+            as_json = json.loads(json.dumps(engine.state_to_dict(state)))
+            assert engine.state_to_dict(engine.state_from_dict(as_json)) == as_json, seed
+            assert engine.state_from_dict(as_json) == state, seed
+            if not engine.is_terminal(state):
+                check_legal_commands(state, rng)
+
+        play_checked(config, seed, policy, on_step)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: legal_commands bounds sell counts by the hold before the pending roll "
+    "resolves, but decide resolves the roll first and accepts the larger sale",
+)
+def test_a_sell_that_resolves_a_pending_roll_is_listed():
+    for _step, state in steps(make_options(1, True), "probe-1p-0", policies.random_policy):
+        if engine.pending_kind(state) != "roll":
+            continue
+        seat = engine.current_player(state)
+        listed = set(engine.legal_commands(state, seat))
+        for gem in data.GEMS:
+            for count in range(1, data.HOLD_LIMIT + 4):
+                command = engine.command_from_dict(
+                    {"type": "sell", "seat": seat, "gem": gem, "count": count}
+                )
+                try:
+                    engine.decide(state, command, random.Random(1))
+                except engine.RuleError:
+                    continue
+                assert command in listed, f"{engine.command_to_dict(command)} accepted, not listed"
