@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/iridescia-server serve
+	$(BIN)/iridescia-server serve --host 127.0.0.1 --port 5000
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
