@@ -89,11 +89,11 @@ def describe_event(event: dict, names: dict | None = None) -> str:
         who += ": "
     elif actor:
         who = f"{actor}: "
-    fields = " ".join(
-        f"{key}={_value_text(value)}"
-        for key, value in payload.items()
-        if key not in SKIPPED_FIELDS and value is not None
-    )
+    shown = {k: v for k, v in payload.items() if k not in SKIPPED_FIELDS and v is not None}
+    if payload.get("type") == "game_started" or event.get("type") == "game_started":
+        # The layout and decks are hidden or huge: the options say what kind of game it is.
+        shown = {k: v for k, v in shown.items() if k in ("options", "seats")}
+    fields = " ".join(f"{key}={_value_text(value)}" for key, value in shown.items())
     kind = str(event.get("type") or payload.get("type") or "event").replace("_", " ")
     text = f"#{event.get('seq', '?')} {who}{kind}"
     return f"{text} {fields}" if fields else text

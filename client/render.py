@@ -251,6 +251,8 @@ def player_lines(view: dict, names: dict[int, str]) -> list[Text]:
             extras += wrap(f"{label} items", [item_label(i) for i in player["items"]])
         if player.get("relics"):
             extras += wrap(f"{label} relics", [display_name(r) for r in player["relics"]])
+        if view.get("over") and player.get("objectives") and seat != viewer:
+            extras += wrap(f"{label} objective", [display_name(o) for o in player["objectives"]])
         if player.get("reserved_relics"):
             extras += wrap(
                 f"{label} reserved", [relic_label(r) for r in player["reserved_relics"]]
@@ -312,11 +314,14 @@ def view_lines(view: dict, game: dict | None = None, version: int | None = None)
         version = view.get("version")
     if version is not None:
         title += f", version {version}"
-    title += (
-        f" (mining cost {options.get('mining_cost', '?')}, leftover gems "
+    rules = (
+        f"(mining cost {options.get('mining_cost', '?')}, leftover gems "
         f"{options.get('leftover_gems', '?')})"
     )
-    lines: list[Text] = [Text(title, style="bold")]
+    if len(title) + 1 + len(rules) <= WIDTH:
+        lines: list[Text] = [Text(f"{title} {rules}", style="bold")]
+    else:
+        lines = [Text(title, style="bold"), Text(rules)]
     lines += turn_lines(view, names)
     lines.append(Text(""))
     lines += board_lines(view)

@@ -74,3 +74,55 @@ def test_json_views_round_trip_through_the_picture():
     assert "Final scores" in text
     ranks = [line.split()[:3] for line in text.splitlines()[-3:]]
     assert ranks == [["1", "1", "Babbage"], ["2", "0", "Ada"], ["3", "2", "Countess"]]
+
+
+ENGINE_PICTURES = {
+    # name: (players, rhom, viewer, steps, stop)
+    "engine_solo_pending_roll": (1, True, 1, 20, lambda view: view["roll"] is not None),
+    "engine_three_players_turn_21": (3, False, 1, 120, None),
+    "engine_two_players_finished": (2, False, 0, None, None),
+}
+
+
+def engine_view(name):
+    import engine
+    from tests.client import engine_views
+
+    players, rhom, viewer, steps, stop = ENGINE_PICTURES[name]
+    state = engine_views.state_after(
+        players, "pictures", steps,
+        stop=(lambda st: stop(engine.view(st, viewer))) if stop else None,
+    )
+    return state, engine.view(state, viewer), engine_views.game_info(players, rhom, name)
+
+
+@pytest.mark.parametrize("name", sorted(ENGINE_PICTURES))
+def test_engine_states_match_their_pictures(name):
+    _state, view, game = engine_view(name)
+    text = render_view(view, game, version=100)
+    check_expected(name, text)
+    assert max(len(line) for line in text.splitlines()) <= 80
+
+
+def test_a_seat_sees_no_other_seats_objectives():
+    import engine
+
+    state, view, game = engine_view("engine_three_players_turn_21")
+    text = render_view(view, game)
+    mine = set(view["players"][1]["objectives"])
+    for seat in (0, 2):
+        for objective in engine.view(state, seat)["players"][seat]["objectives"]:
+            if objective not in mine:
+                assert engine.data.display_name(objective) not in text
+
+
+def test_a_finished_game_shows_every_objective_and_the_ranking():
+    _state, view, game = engine_view("engine_two_players_finished")
+    text = render_view(view, game)
+    other = view["players"][1]["objectives"][0]
+    from client.names import display_name
+
+    assert f"  seat 1 objective {display_name(other)}" in text.splitlines()
+    ranking = text.splitlines()[-2:]
+    totals = {e["seat"]: e["total"] for e in view["outcome"]["seats"]}
+    assert [int(line.split()[1]) for line in ranking] == sorted(totals, key=lambda s: -totals[s])
