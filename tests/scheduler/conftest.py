@@ -160,8 +160,14 @@ class Table:
         self.players[player.id] = player
         return player
 
-    def new_game(self, creator: Player, others=(), **settings) -> str:
-        game = self._call("post", "/games", creator, seats=1 + len(others), **settings)
+    def new_game(self, creator: Player, others=(), seed="fixed", **settings) -> str:
+        """A started game; its secret seed is `seed`, so every test plays the same game."""
+        from unittest import mock
+
+        from server.games import service
+
+        with mock.patch.object(service, "new_seed", lambda: (seed, service.seed_hash(seed))):
+            game = self._call("post", "/games", creator, seats=1 + len(others), **settings)
         for other in others:
             self._call("post", "/games/join", other, code=game["join_code"])
         if others:
@@ -212,6 +218,29 @@ class Table:
             "post", f"/games/{game_id}/commands", player, command=command, expected_version=version
         )
         return True
+
+    def play_at(self, game_id: str, now, player=None, policy=None) -> int:
+        """The human to act (or `player`, whoever is to act) plays their whole turn through the
+        server's command path at the time `now`; returns the seat that played."""
+        import random
+
+        import engine
+        from engine.policies import greedy_policy
+        from server.db import app_engine, session_scope
+        from server.games.service import apply_command, load_state
+        from server.models import Game
+
+        seat = engine.current_player(self.state(game_id))
+        player = player or self.player_at(game_id, seat)
+        rng = random.Random(seat)
+        while True:
+            with session_scope(app_engine(self.app)) as session:
+                game = session.get(Game, game_id)
+                state = load_state(session, game)
+                if engine.current_player(state) != seat:
+                    return seat
+                command = (policy or greedy_policy)(state, seat, rng)
+                apply_command(session, game, command, f"user:{player.id}", now)
 
     def play_turn(self, game_id: str, policy=None) -> int:
         """The human to act plays until the decision leaves their seat; returns that seat."""

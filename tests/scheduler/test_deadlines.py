@@ -1,0 +1,114 @@
+"""Deadlines with an injected clock: reminders, the warning, the turn played past the deadline,
+the seat marked absent and played at once, and the player coming back."""
+
+import logging
+from datetime import timedelta
+
+from sqlmodel import select
+
+import engine
+from server.db import app_engine, session_scope
+from server.models import Outbox, Seat
+from server.scheduler.tick import Ticker
+from tests.scheduler.conftest import Clock
+
+
+def _mail(app, after_id=0):
+    with session_scope(app_engine(app)) as session:
+        rows = session.exec(select(Outbox).where(Outbox.id > after_id).order_by(Outbox.id)).all()
+        return [(row.to_email, row.kind, row.subject) for row in rows], max(
+            [after_id] + [r.id for r in rows]
+        )
+
+
+def _seat(app, game_id, seat):
+    with session_scope(app_engine(app)) as session:
+        row = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.seat == seat)).one()
+        return row.missed_turns, row.absent
+
+
+def test_reminders_warning_automatic_turn_and_absent_seat(app, table, caplog):
+    ada, bob = table.register("Ada"), table.register("Bob")
+    game_id = table.new_game(
+        ada, [bob], reminder_interval_hours=24, turn_deadline_hours=72, absent_after_missed=2
+    )
+    game = table.game(game_id)
+    clock = Clock(game.turn_started_at)
+    ticker = Ticker(app, clock, name="test")
+    late_seat = game.current_seat
+    late, punctual = (ada, bob) if table.player_at(game_id, late_seat) is ada else (bob, ada)
+    g = f"Gems of Iridescia {game_id}"
+
+    ticker.tick()
+    mail, last = _mail(app)
+    assert sorted(kind for _, kind, _ in mail) == ["game_started", "game_started"]
+
+    clock.advance(hours=23, minutes=59)
+    ticker.tick()
+    assert _mail(app, last)[0] == []
+
+    clock.advance(minutes=2)  # 24 h
+    ticker.tick()
+    ticker.tick()
+    mail, last = _mail(app, last)
+    assert mail == [(late.email, "reminder", f"Reminder: your turn in {g}")]
+
+    clock.advance(hours=24)  # 48 h
+    ticker.tick()
+    mail, last = _mail(app, last)
+    assert mail == [(late.email, "reminder", f"Reminder: your turn in {g}")]
+
+    clock.advance(hours=12)  # 60 h: 12 hours left
+    ticker.tick()
+    mail, last = _mail(app, last)
+    deadline = (game.turn_started_at + timedelta(hours=72)).strftime("%Y-%m-%d %H:%M UTC")
+    assert mail == [
+        (late.email, "deadline_warning", f"{g}: your turn will be played for you at {deadline}")
+    ]
+
+    clock.advance(hours=11, minutes=58)  # just before the deadline: nothing
+    ticker.tick()
+    assert _mail(app, last)[0] == [] and engine.current_player(table.state(game_id)) == late_seat
+
+    clock.advance(minutes=2)  # past the deadline
+    with caplog.at_level(logging.INFO, logger="server.scheduler"):
+        report = ticker.tick()
+    assert [(t.seat, t.kind) for t in report.automatic] == [(late_seat, "deadline")]
+    assert f"game {game_id}: seat {late_seat} missed the deadline" in caplog.text
+    assert engine.current_player(table.state(game_id)) != late_seat
+    mail, last = _mail(app, last)
+    assert (late.email, "played_for_you", f"{g}: your turn was played for you") in mail
+    assert [m for m in mail if m[0] == punctual.email] == [
+        (punctual.email, "your_turn", f"{g}: your turn")
+    ]
+    assert _seat(app, game_id, late_seat) == (1, False)
+
+    # The second missed deadline in a row makes the seat absent.
+    table.play_at(game_id, clock())
+    clock.advance(hours=72, minutes=1)
+    ticker.tick()
+    assert _seat(app, game_id, late_seat) == (2, True)
+    with session_scope(app_engine(app)) as session:
+        rows = session.exec(
+            select(Outbox).where(Outbox.id > last, Outbox.kind == "played_for_you")
+        ).all()
+        assert [(row.to_email, row.subject) for row in rows] == [
+            (late.email, f"{g}: your turn was played for you")
+        ]
+        assert "your seat is now absent" in " ".join(rows[0].text_body.split())
+    mail, last = _mail(app, last)
+
+    # Absent: played as soon as it is their turn, without a mail each time.
+    table.play_at(game_id, clock())
+    report = ticker.tick()
+    assert [(t.seat, t.kind) for t in report.automatic] == [(late_seat, "absent")]
+    mail, last = _mail(app, last)
+    assert [m for m in mail if m[0] == late.email] == []
+    assert (punctual.email, "your_turn", f"{g}: your turn") in mail
+    assert _seat(app, game_id, late_seat) == (2, True)
+
+    # A command from the player brings them back: their next turn waits for them again.
+    table.play_at(game_id, clock())
+    table.play_at(game_id, clock(), player=late)
+    assert _seat(app, game_id, late_seat) == (0, False)
+    assert ticker.tick().automatic == []
