@@ -94,7 +94,8 @@ def submit(app: App, game_id: str, command: dict, expect_version: int | None,
     try:
         result = api.send_command(game_id, command, expected)
     except Stale as stale:
-        explain_stale(app, game_id, expected, stale)
+        if stale.current_version is not None and stale.current_version != expected:
+            explain_stale(app, game_id, expected, stale)
         raise
     game = game_helpers.fetch_game(api, game_id)
     names = game_helpers.seat_names(game)

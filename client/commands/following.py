@@ -19,18 +19,21 @@ POLL_SECONDS = 25
               help="Start after this event number (default: from the beginning).")
 @click.option("--until-end/--forever", default=True, show_default=True,
               help="Stop when the game is over.")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after printing this many events.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per event, for scripts.")
 @pass_app
 @example("""
 iridescia watch g7Kq2
-iridescia watch g7Kq2 --after 120 --json
+iridescia watch g7Kq2 --after 120 --limit 10 --json
 """)
-def watch(app: App, game: str, after: int | None, until_end: bool, as_json: bool) -> None:
+def watch(app: App, game: str, after: int | None, until_end: bool, limit: int | None,
+          as_json: bool) -> None:
     """Print the game's events as they happen (long-polling the server)."""
     api = app.api()
     info = game_helpers.fetch_game(api, game)
     names = game_helpers.seat_names(info)
     position = after or 0
+    printed = 0
     while True:
         data = game_helpers.fetch_events(api, game, after=position, wait=POLL_SECONDS)
         for event in data.get("events") or []:
@@ -39,6 +42,9 @@ def watch(app: App, game: str, after: int | None, until_end: bool, as_json: bool
                 click.echo(_compact(event))
             else:
                 click.echo(game_helpers.describe_event(event, names))
+            printed += 1
+            if limit is not None and printed >= limit:
+                return
         position = max(position, int(data.get("version") or 0))
         if until_end and game_helpers.fetch_game(api, game).get("status") == "finished":
             if not as_json:

@@ -1,0 +1,128 @@
+"""The lobby, following and the four failures of the issue, against the real server over real
+HTTP: clear messages, exit status 1, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+@pytest.fixture
+def table(run, live):
+    """Ada and Bob registered in two profiles and a started 2-player game; returns helpers."""
+
+    def cli(profile, *args, env=None):
+        result = run("--profile", profile, *args, env={"IRIDESCIA_SERVER": live.url, **(env or {})})
+        assert "Traceback" not in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        return result
+
+    for profile, name in (("ada", "Ada"), ("bob", "Bob")):
+        assert cli(profile, "register", "--name", name,
+                   "--email", f"{profile}@example.org").exit_code == 0
+    created = json.loads(cli("ada", "new", "--seats", "2", "--deadline-hours", "48",
+                             "--json").output)
+    assert cli("bob", "join", created["join_code"]).exit_code == 0
+    assert cli("bob", "start", created["id"]).exit_code == 0
+    games = {p: json.loads(cli(p, "games", "--json").output)[0] for p in ("ada", "bob")}
+    first = next(p for p in games if games[p]["is_my_turn"])
+    second = "bob" if first == "ada" else "ada"
+    return cli, created["id"], first, second, games[first]["my_seat"]
+
+
+def test_lobby_commands(table):
+    cli, game, first, second, seat = table
+    listed = cli(first, "games")
+    assert listed.exit_code == 0
+    header, row = listed.output.splitlines()
+    assert header.split() == ["GAME", "STATUS", "SEATS", "TURN", "DEADLINE"]
+    assert row.split()[:5] == [game, "active", "2", "YOUR", "TURN"]
+    assert row.endswith("UTC")
+    waiting = cli(second, "games").output.splitlines()[1]
+    assert f"seat {seat} ({first.capitalize()})" in waiting
+
+    assert cli("ada", "prefs", "--email", "none").output == "email: none\n"
+    assert json.loads(cli("ada", "prefs", "--json").output) == {"email": "none"}
+    assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
+
+    other = json.loads(cli("ada", "new", "--seats", "2", "--mining-cost", "3",
+                           "--leftover-gems", "same_type", "--json").output)
+    assert other["variants"] == {"mining_cost": 3, "leftover_gems": "same_type",
+                                 "catapult_4th": False}
+    assert cli("bob", "join", other["join_code"]).exit_code == 0
+    assert cli("bob", "leave", other["id"]).output == f"You left game {other['id']}.\n"
+
+
+def test_bad_token(table):
+    cli, *_ = table
+    result = cli("ada", "games", env={"IRIDESCIA_TOKEN": "not-a-token"})
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: the server did not accept your token (")
+    assert result.output.endswith(
+        "Run `iridescia register`, or set IRIDESCIA_TOKEN to a valid token.\n"
+    )
+
+
+def test_illegal_move_and_not_your_turn(table):
+    cli, game, first, second, seat = table
+    illegal = cli(first, "move", game, "9a")
+    assert illegal.exit_code == 1
+    assert illegal.output.startswith("Error: rejected: ")
+    assert "9a" in illegal.output
+    not_yours = cli(second, "reveal", game, "1b")
+    assert not_yours.exit_code == 1
+    assert not_yours.output == (
+        f"Error: rejected: it is seat {seat}'s turn, not seat {1 - seat}'s\n"
+    )
+
+
+def test_stale_version_shows_what_changed(table):
+    cli, game, first, _second, seat = table
+    result = cli(first, "reveal", game, "1b", "--expect-version", "1")
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == ("The game moved on since version 1 (it is at version 2); your command "
+                        "was not sent. What changed:")
+    assert lines[1] == (f"  #2 seat {seat} ({first.capitalize()}): turn started kind=turn "
+                        "number=1 extra=False")
+    assert lines[-1] == "Error: conflict: the game is at version 2, you sent 1: refresh and retry"
+    # Nothing was played: the reveal is still open.
+    assert f"iridescia reveal {game} 1b" in cli(first, "legal", game).output.splitlines()
+
+
+def test_unknown_game(table):
+    cli, *_ = table
+    result = cli("ada", "show", "nosuchgame")
+    assert result.exit_code == 1
+    assert result.output == "Error: not found: there is no game 'nosuchgame' you can see\n"
+
+
+def test_watch_wait_and_an_unfinished_log(table, tmp_path):
+    cli, game, first, second, seat = table
+    played = cli(first, "reveal", game, "1b", "1c")
+    assert played.exit_code == 0, played.output
+    assert played.output.splitlines()[0].startswith(f"#3 seat {seat} ({first.capitalize()}): "
+                                                    "tiles revealed hexes=1b,1c tiles=")
+    assert played.output.splitlines()[1] == "Version 3. Your turn."
+
+    watched = cli(second, "watch", game, "--after", "1", "--limit", "2")
+    assert watched.exit_code == 0
+    assert [line.split(":")[0] for line in watched.output.splitlines()] == [
+        f"#2 seat {seat} ({first.capitalize()})", f"#3 seat {seat} ({first.capitalize()})"]
+    as_json = cli(second, "watch", game, "--limit", "1", "--json")
+    assert json.loads(as_json.output)["type"] == "game_started"
+
+    assert cli(first, "wait", game).output == "Your turn.\n"
+    timed_out = cli(second, "wait", game, "--timeout", "1")
+    assert timed_out.exit_code == 1
+    assert timed_out.output == "Error: still not your turn after 1 seconds\n"
+
+    log_file = tmp_path / "partial.jsonl"
+    logged = cli(second, "log", game, "-o", str(log_file))
+    assert logged.exit_code == 0
+    assert "The game is not over" in logged.output
+    verified = cli(second, "verify", "--file", str(log_file))
+    assert verified.exit_code == 1
+    assert verified.output == ("Error: DIVERGES: the log has no seed (only a finished game's log "
+                               "can be verified)\n")
