@@ -391,7 +391,8 @@ def _greedy_action(seen, grouped, rng):
         return _pick(books, lambda c: _relic_points(c.relic) - 2 * _missing(seen, c.relic), rng)
 
     mines = grouped.get("mine", [])
-    if mines and coins >= mining_cost and seen.held() < HOLD_LIMIT:
+    # Two free slots: a lucky roll on a full hold would only feed the others.
+    if mines and coins >= mining_cost and seen.held() <= HOLD_LIMIT - 2:
         gem = _mined_gem(seen)
         if gem is not None:
             odds = (7 - seen.values[gem]) / 6

@@ -5,9 +5,10 @@
     python -m bench.engine --profile        # also cProfile the 4-player replay and random games
 
 Targets (issue 7): replay >= 100,000 events/s; random-policy 4-player simulation >= 20 games/s.
-A baseline runs in the same process first: a fold that copies a small dataclass per event, the
-floor of any replay written as immutable updates in Python; compare the replay against it rather
-than against figures from another day or machine.
+Baselines run in the same process first: folds that only copy a State per event (with copy.copy,
+and with a plain __dict__ copy), the floor of any replay written as immutable updates in Python.
+Compare the replay against them rather than against figures from another day or machine (a shared
+machine's load changes every figure; the load average is printed too).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import platform
 import pstats
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import engine
@@ -45,20 +45,32 @@ def timed(run, seconds: float) -> tuple[int, float]:
             return calls, elapsed
 
 
-@dataclass
-class _Counter:
-    n: int = 0
+def _dict_copy(obj):
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
-def baseline(events: list, seconds: float) -> float:
-    def run():
-        state = _Counter()
+def baselines(events: list, seconds: float) -> dict[str, int]:
+    """Folds that do nothing but copy one object per event, with copy.copy and with a plain
+    __dict__ copy: the floor of a Python fold written as immutable updates, on this machine now."""
+    state0 = engine.replay(events[: len(events) // 2])  # a real mid-game State to copy
+
+    def with_copy_module():
+        state = state0
         for _ in events:
             state = copy.copy(state)
-            state.n += 1
 
-    calls, elapsed = timed(run, seconds)
-    return calls * len(events) / elapsed
+    def with_dict_copy():
+        state = state0
+        for _ in events:
+            state = _dict_copy(state)
+
+    out = {}
+    for name, run in (("copy.copy", with_copy_module), ("__dict__ copy", with_dict_copy)):
+        calls, elapsed = timed(run, seconds)
+        out[name] = round(calls * len(events) / elapsed)
+    return out
 
 
 def recorded_games() -> dict[str, dict]:
@@ -135,10 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     if not logs:
         print(f"no recorded games under {RECORDED}; run python -m bench.engine.record_games")
         return 1
-    all_events = [engine.event_from_dict(d) for log in logs.values() for d in log["events"]]
+    four_events = [engine.event_from_dict(d) for d in (logs.get("four_players") or next(iter(
+        logs.values())))["events"]]
     figures = {
         "machine": machine,
-        "baseline_copy_fold_events_per_s": round(baseline(all_events, args.seconds)),
+        "load_average": os.getloadavg()[0],
+        "baseline_events_per_s": baselines(four_events, args.seconds),
         "replay": replay_figures(args.seconds),
         "simulation": simulation_figures(args.seconds),
     }
@@ -146,7 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(figures, indent=2))
     else:
         print(f"machine: {machine}")
-        print(f"baseline (copy a dataclass per event): {figures['baseline_copy_fold_events_per_s']:,} events/s")
+        print(f"load average (1 min) at start: {figures['load_average']:.2f}")
+        for name, rate in figures["baseline_events_per_s"].items():
+            print(f"baseline: a fold that only copies the State with {name}: {rate:,} events/s")
         print("replay of recorded complete games (one core):")
         for row in figures["replay"]:
             print(f"  {row['game']:<18} {row['events']:>5} events  "

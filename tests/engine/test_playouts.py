@@ -26,6 +26,9 @@ SAMPLE_PER_CONFIG = 4
 ALL_TILES = Counter(list(data.TILES))
 # A game lasts at most one turn per tile plus the removal turns; relocations add a few more.
 ALL_RELICS = Counter(list(data.RELICS))
+TILE_COUNT = len(ALL_TILES)
+TILE_EVENTS = {"game_started", "tile_collected", "tile_discarded", "tile_removed"}
+RELIC_EVENTS = {"game_started", "relic_restored", "relic_drawn", "relic_reserved"}
 MAX_TURNS = 400
 
 
@@ -63,6 +66,9 @@ class Invariants:
         self.events += 1
         if event.type == "game_started":
             self.out_of_game.update(event.removed_tiles)
+            self.item_count = data.ITEM_COPIES * (
+                len(data.ITEMS) - (len(data.SMALL_GAME_REMOVED_ITEMS) if len(event.seats) <= 2 else 0)
+            )
         elif event.type in ("tile_discarded", "tile_removed"):
             self.out_of_game[event.tile] += 1
         elif event.type == "turn_started":
@@ -85,25 +91,46 @@ class Invariants:
             if not 0 <= p.stone_dice <= data.STONE_DICE:
                 self.fail(event, f"seat {p.seat} holds {p.stone_dice} stone dice")
 
-        tiles = Counter(state.board.values()) + self.out_of_game
-        for p in players:
-            tiles.update(p.tiles)
-        if tiles != ALL_TILES:
-            extra, missing = tiles - ALL_TILES, ALL_TILES - tiles
-            self.fail(event, f"tiles counted twice: {dict(extra)}, tiles lost: {dict(missing)}")
-
-        relics = Counter(state.relic_row) + Counter(state.relic_deck)
-        for p in players:
-            relics.update(p.relics)
-            relics.update(p.reserved_relics)
-        if relics != ALL_RELICS:
-            self.fail(event, f"relics not conserved: {dict(relics - ALL_RELICS)} "
-                      f"extra, {dict(ALL_RELICS - relics)} missing")
+        # Counting is cheap enough for every event; the full multiset is compared when an event
+        # moves tiles or relics (or when a count is off), which is where a tile could be swapped.
+        tile_count = len(state.board) + sum(len(p.tiles) for p in players)
+        if tile_count + self.out_of_game.total() != TILE_COUNT or event.type in TILE_EVENTS:
+            self.check_tiles(event, state)
+        relic_count = len(state.relic_row) + len(state.relic_deck) + sum(
+            len(p.relics) + len(p.reserved_relics) for p in players
+        )
+        if relic_count != len(ALL_RELICS) or event.type in RELIC_EVENTS:
+            self.check_relics(event, state)
+        items = len(state.market) + len(state.item_deck) + len(state.item_discard)
+        items += sum(len(p.items) for p in players)
+        if items != self.item_count:
+            self.fail(event, f"{items} item cards in the game instead of {self.item_count}")
+        stone = state.stone_pool + sum(p.stone_dice for p in players)
+        stone += state.turn.active_stone_dice if state.turn else 0
+        if stone != data.STONE_DICE:
+            self.fail(event, f"{stone} stone dice in the game instead of {data.STONE_DICE}")
 
         points = [p.points for p in players]
         if self.points is not None and any(a < b for a, b in zip(points, self.points, strict=True)):
             self.fail(event, f"scores went down from {self.points} to {points}")
         self.points = points
+
+    def check_tiles(self, event, state) -> None:
+        tiles = Counter(state.board.values()) + self.out_of_game
+        for p in state.players:
+            tiles.update(p.tiles)
+        if tiles != ALL_TILES:
+            extra, missing = tiles - ALL_TILES, ALL_TILES - tiles
+            self.fail(event, f"tiles counted twice: {dict(extra)}, tiles lost: {dict(missing)}")
+
+    def check_relics(self, event, state) -> None:
+        relics = Counter(state.relic_row) + Counter(state.relic_deck)
+        for p in state.players:
+            relics.update(p.relics)
+            relics.update(p.reserved_relics)
+        if relics != ALL_RELICS:
+            self.fail(event, f"relics not conserved: {dict(relics - ALL_RELICS)} "
+                      f"extra, {dict(ALL_RELICS - relics)} missing")
 
     def after_command(self, state, step) -> None:
         """Between commands, the only hold over 7 is one whose owner is choosing what to give."""
