@@ -49,6 +49,7 @@ def play_due_turns(db, now: datetime, limit: int = 200) -> list[AutomaticTurn]:
     played: list[AutomaticTurn] = []
     given_up: set[str] = set()
     for _ in range(limit):
+        game_id = None
         try:
             with session_scope(db) as session:
                 game = claim_game(session, Game.automatic_due_at, now, given_up)
@@ -57,6 +58,8 @@ def play_due_turns(db, now: datetime, limit: int = 200) -> list[AutomaticTurn]:
                 game_id = game.id
                 turn = _play(session, game, now)
         except Exception:
+            if game_id is None:
+                raise  # no claim at all (the database is unreachable): the tick logs it
             given_up.add(game_id)
             log.exception(
                 "automatic turn in game %s failed; retrying in %s", game_id, RETRY_AFTER_ERROR

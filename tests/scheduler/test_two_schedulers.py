@@ -2,11 +2,13 @@
 
 Every seat misses its first deadline and is then absent (absent_after_missed=1), so from then on
 the schedulers play whole games by themselves: deadline turns, absent turns and removal turns, all
-claimed with row locks (PostgreSQL) or the database lock (SQLite) at the same moments."""
+claimed with row locks at the same moments. PostgreSQL only: on SQLite one scheduler runs
+(docs/scheduler.md)."""
 
 import logging
 import threading
 
+import pytest
 from sqlmodel import select
 
 import engine
@@ -18,6 +20,7 @@ from tests.scheduler.conftest import Clock
 GAMES = 3
 
 
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
 def test_two_schedulers_play_every_automatic_turn_exactly_once(app, table, caplog):
     players = [table.register(name) for name in ("Ada", "Bob", "Cy", "Di", "Eve", "Fay")]
     game_ids = [
