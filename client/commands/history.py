@@ -15,7 +15,7 @@ import json
 import click
 
 from client import games as game_helpers
-from client.app import App, example, pass_app
+from client.app import App, emit_json, example, json_option, pass_app
 from client.http import Stale
 from client.render import render_view
 
@@ -144,13 +144,14 @@ def views_from_file(export: dict, to_version: int | None):
               help="Stop at this version (default: the end).")
 @click.option("--step", is_flag=True, help="Show every version up to --to, a key press apart.")
 @click.option("--no-color", is_flag=True, help="Plain text, no colour.")
+@json_option
 @pass_app
 @example("""
 iridescia replay g7Kq2 --to 40
 iridescia replay --file g7Kq2.jsonl --to 12 --step
 """)
 def replay(app: App, game: str | None, path: str | None, to_version: int | None, step: bool,
-           no_color: bool) -> None:
+           no_color: bool, as_json: bool) -> None:
     """Show the board at any point of a game: from the server (GAME) or a log (--file)."""
     from client.commands.looking import color_wanted
 
@@ -178,7 +179,10 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
         versions = range(1, end + 1) if step else [end]
         pictures = ((v, game_helpers.fetch_view(api, game, v)) for v in versions)
     for version, view in pictures:
-        click.echo(render_view(view, game_info, color=color, version=version))
+        if as_json:
+            click.echo(json.dumps(dict(view, version=version), sort_keys=True))
+        else:
+            click.echo(render_view(view, game_info, color=color, version=version))
         if step:
             click.echo("-- any key: next version, q: quit --", err=True)
             if click.getchar() in ("q", "Q"):
@@ -267,11 +271,21 @@ def verify_export(export: dict) -> list[str]:
 @click.command()
 @click.option("--file", "path", type=click.Path(exists=True, dir_okay=False), required=True,
               help="A finished game's log, written by `iridescia log`.")
+@json_option
 @pass_app
 @example("iridescia verify --file g7Kq2.jsonl")
-def verify(app: App, path: str) -> None:
+def verify(app: App, path: str, as_json: bool) -> None:
     """Check the seed against its published hash and re-decide every command offline."""
-    for line in verify_export(read_log(path)):
+    try:
+        lines = verify_export(read_log(path))
+    except Divergence as divergence:
+        if as_json:
+            emit_json({"ok": False, "problem": divergence.message})
+        raise
+    if as_json:
+        emit_json({"ok": True, "checks": lines})
+        return
+    for line in lines:
         click.echo(line)
     click.echo("OK")
 

@@ -10,7 +10,7 @@ from client.cli import cli
 
 READING_COMMANDS = {
     "whoami", "prefs", "games", "new", "invite", "join", "start", "leave", "show", "legal",
-    "watch", "wait", "simulate", "config show",
+    "watch", "wait", "simulate", "config show", "replay", "verify",
 }
 
 
