@@ -2,10 +2,14 @@
 
 from datetime import UTC, datetime
 
+from sqlmodel import select
+
 import engine
 from server import create_app
+from server.db import app_engine, session_scope
+from server.models import Outbox
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import Table
+from tests.scheduler.conftest import Clock, Table
 
 
 def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
@@ -55,3 +59,32 @@ def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
     assert f"What now:   iridescia legal {game_id}" in text
     assert f"https://iridescia.test/api/v1/games/{game_id}/view" in text
     assert f"{first.name}: " in text  # what the other player did since their last turn
+
+
+def test_smtp_outage_then_recovery_every_game_notification_arrives_once(db_url, smtp_server):
+    handler, port = smtp_server
+    app = create_app({"DATABASE_URL": db_url, "SMTP_URL": f"smtp://127.0.0.1:{port}?security=none"})
+    table = Table(app)
+    ada, bob = table.register("Ada"), table.register("Bob")
+    game_id = table.new_game(ada, [bob])
+    clock = Clock(datetime.now(UTC))
+    ticker = Ticker(app, clock, name="test")
+
+    handler.refuse = "421 4.3.2 Service not available, closing channel"
+    for _ in range(4):
+        table.play_turn(game_id)
+        ticker.tick()
+        clock.advance(seconds=20)
+    assert handler.received == [] and handler.refused > 0
+
+    handler.refuse = None
+    for _ in range(12):  # the backoff grows past an hour in the worst case; step well beyond
+        clock.advance(minutes=30)
+        ticker.tick()
+
+    with session_scope(app_engine(app)) as session:
+        queued = sorted(session.exec(select(Outbox.dedupe_key)).all())
+        assert set(session.exec(select(Outbox.status)).all()) == {"sent"}
+    received = sorted(r.message["X-Iridescia-Key"] for r in handler.received)
+    assert received == queued
+    assert len(queued) == 2 + 4  # both told of the start, then one "your turn" per turn played
