@@ -68,8 +68,3 @@ def example(text: str):
 def game_argument(func):
     return click.argument("game", metavar="GAME")(func)
 
-
-def echo_lines(lines) -> None:
-    for line in lines:
-        click.echo(line)
-

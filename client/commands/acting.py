@@ -12,7 +12,7 @@ import click
 from client import games as game_helpers
 from client.app import App, emit_json, example, pass_app
 from client.http import Stale
-from client.names import parse_gem, to_id
+from client.params import GEM, HEX, IdType, RecipientType, parse_delta, parse_die
 
 DICE_ITEMS = ("jolty_jackhammer", "dazzling_dynamite")
 PLAY_FIELDS = {
@@ -31,41 +31,6 @@ OWN_COMMAND = {
     "dazzling_dynamite": "modify",
     "lucky_libation": "reroll or roll-market",
 }
-
-
-class GemType(click.ParamType):
-    name = "GEM"
-
-    def convert(self, value, param, ctx):
-        try:
-            return parse_gem(value)
-        except ValueError as exc:
-            self.fail(str(exc), param, ctx)
-
-
-class IdType(click.ParamType):
-    """A component id typed as its name in any case, with spaces, dashes or underscores."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def convert(self, value, param, ctx):
-        return to_id(value)
-
-
-class HexType(click.ParamType):
-    name = "HEX"
-
-    def convert(self, value, param, ctx):
-        text = value.strip().lower()
-        if len(text) < 2 or not text[:-1].isdigit() or not text[-1].isalpha():
-            self.fail(f"{value!r} is not a hex: write a row number and a letter, like 5c", param,
-                      ctx)
-        return text
-
-
-GEM = GemType()
-HEX = HexType()
 
 
 def action_options(func):
@@ -178,20 +143,6 @@ def choose(app, game, expect_version, dry_run, gem):
     submit(app, game, {"type": "choose_gem", "gem": gem}, expect_version, dry_run)
 
 
-class RecipientType(click.ParamType):
-    name = "SEAT|supply"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, int) or value is None:
-            return value
-        if value.strip().lower() == "supply":
-            return None
-        try:
-            return int(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a seat number or 'supply'", param, ctx)
-
-
 @click.command()
 @action_options
 @click.argument("gem", type=GEM)
@@ -247,31 +198,6 @@ def keep(app, game, expect_version, dry_run, gem):
 def reroll(app, game, expect_version, dry_run, dice):
     """Lucky Libation: re-roll some of the pending dice (numbered from 0)."""
     submit(app, game, {"type": "reroll", "dice": list(dice)}, expect_version, dry_run)
-
-
-def parse_die(text: str) -> str:
-    """`roll:1`, `1` (a pending die), `market:emerald` or `emerald` (a gem market die)."""
-    value = text.strip().lower()
-    kind, _, rest = value.partition(":")
-    if rest:
-        if kind == "roll" and rest.isdigit():
-            return f"roll:{int(rest)}"
-        if kind == "market":
-            return f"market:{parse_gem(rest)}"
-        raise ValueError(f"{text!r} is not a die: use roll:N or market:GEM")
-    if value.isdigit():
-        return f"roll:{int(value)}"
-    return f"market:{parse_gem(value)}"
-
-
-def parse_delta(text: str) -> int:
-    try:
-        delta = int(text)
-    except ValueError:
-        raise ValueError(f"{text!r} is not a change: use +1, -1, +2 or -2") from None
-    if delta == 0 or abs(delta) > 2:
-        raise ValueError(f"{text!r} is not a change: use +1, -1, +2 or -2")
-    return delta
 
 
 @click.command(context_settings={"ignore_unknown_options": True})
