@@ -75,6 +75,22 @@ def prefs(app: App, email_pref: str | None, as_json: bool) -> None:
     click.echo(f"email: {(user.get('preferences') or {}).get('email', '?')}")
 
 
+@click.command(name="rotate-token")
+@pass_app
+@example("iridescia rotate-token")
+def rotate_token(app: App) -> None:
+    """Get a new token (the old one stops working) and save it in the current profile."""
+    api = app.api()
+    token = api.post("/users/me/token")["token"]
+    cfg = app.config()
+    profile = cfg.profile(app.profile_name)
+    profile.token = token
+    profile.server = api.server
+    cfg.put(profile)
+    config.save(cfg)
+    click.echo(f"New token saved in profile {profile.name!r}; the old one no longer works.")
+
+
 @click.group(name="config")
 @example("iridescia --profile work config set --server https://iridescia.example.org")
 def config_group() -> None:
@@ -126,4 +142,4 @@ def config_set(app: App, server: str | None, token: str | None, make_default: bo
     click.echo(f"Saved profile {profile.name!r} in {cfg.path}.")
 
 
-COMMANDS = [register, whoami, prefs, config_group]
+COMMANDS = [register, whoami, prefs, rotate_token, config_group]

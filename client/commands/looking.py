@@ -39,6 +39,8 @@ def show(app: App, game: str, at_version: int | None, no_color: bool, as_json: b
     if at_version is None:
         game_helpers.remember_version(api, game, view.get("version"))
     click.echo(render_view(view, info, color=color_wanted(no_color)))
+    if at_version is None and info.get("is_my_turn"):
+        click.echo(f"\nYour move: `iridescia legal {game}` lists what you can type.")
 
 
 @click.command()

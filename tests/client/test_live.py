@@ -7,6 +7,8 @@ import json
 
 import pytest
 
+from client import config
+
 
 @pytest.fixture
 def table(run, live):
@@ -52,6 +54,19 @@ def test_lobby_commands(table):
                                  "catapult_4th": False}
     assert cli("bob", "join", other["join_code"]).exit_code == 0
     assert cli("bob", "leave", other["id"]).output == f"You left game {other['id']}.\n"
+
+
+def test_rotate_token_saves_the_new_one(table, isolated):
+    cli, *_ = table
+    path = isolated / "config" / "iridescia" / "config.toml"
+    old = config.load(path).profile("ada").token
+    assert cli("ada", "rotate-token").output == (
+        "New token saved in profile 'ada'; the old one no longer works.\n")
+    assert config.load(path).profile("ada").token not in (None, old)
+    assert cli("ada", "whoami").exit_code == 0
+    stale = cli("ada", "whoami", env={"IRIDESCIA_TOKEN": old})
+    assert stale.exit_code == 1
+    assert stale.output.startswith("Error: the server did not accept your token")
 
 
 def test_bad_token(table):
