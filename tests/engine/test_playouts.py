@@ -55,6 +55,8 @@ class Invariants:
         self.points: list[int] | None = None
         self.events = 0
         self.turns = 0
+        self.once_a_turn: Counter = Counter()
+        self.adjusting = None
 
     def fail(self, event, message: str):
         raise AssertionError(
@@ -75,6 +77,7 @@ class Invariants:
             self.turns += 1
             if self.turns > MAX_TURNS:
                 self.fail(event, f"more than {MAX_TURNS} turns: the game does not end")
+        self.check_rules(before, event, state)
 
         players = state.players
         for gem in data.GEMS:
@@ -114,6 +117,49 @@ class Invariants:
         if self.points is not None and any(a < b for a, b in zip(points, self.points, strict=True)):
             self.fail(event, f"scores went down from {self.points} to {points}")
         self.points = points
+
+    def check_rules(self, before, event, state) -> None:
+        """Rules an event must respect, read off the event and the states around it."""
+        kind = event.type
+        if kind == "turn_started":
+            self.once_a_turn = Counter()
+            player = state.players[event.seat]
+            if event.kind == "removal" and (player.kind == "rhom" or not player.finished):
+                self.fail(event, f"a removal turn for seat {event.seat}, which may not remove tiles")
+            if event.kind == "turn" and player.finished:
+                self.fail(event, f"seat {event.seat} has finished but gets a normal turn")
+        elif kind in ("gems_sold", "item_bought"):
+            self.once_a_turn[kind] += 1
+            if self.once_a_turn[kind] > 1:
+                self.fail(event, f"a second {kind} in one turn")
+            if kind == "gems_sold" and event.coins != event.count * before.gem_values[event.gem]:
+                self.fail(event, f"sold at {event.coins} coins, the market pays "
+                          f"{event.count * before.gem_values[event.gem]}")
+        elif kind == "explorer_moved" and event.via == "move":
+            was = before.players[event.seat].position
+            if was is not None and int(event.hex[0]) < int(was[0]):
+                self.fail(event, f"seat {event.seat} moved back from {was} to {event.hex}")
+        elif kind == "tile_collected":
+            tile = data.TILES[event.tile]
+            if tile.gem is None:
+                self.adjusting = None
+            else:
+                self.adjusting = (tile.gem, before.gem_values[tile.gem] % 6 + 1)
+        elif kind == "market_adjusted":
+            if self.adjusting != (event.gem, event.value):
+                self.fail(event, f"the market moved {event.gem} to {event.value}; "
+                      f"expected {self.adjusting} from the tile collected")
+            self.adjusting = None
+        elif kind == "barricade_placed":
+            if event.hex[0] == "9" or len(state.barricades) > data.BARRICADES:
+                self.fail(event, f"a barricade on {event.hex} ({len(state.barricades)} placed)")
+        elif kind == "royalty_token_taken" and event.token is not None:
+            if event.points != data.ROYALTY_POINTS[event.token] or event.token in state.royalty_tokens:
+                self.fail(event, f"token {event.token} for {event.points} points")
+        elif kind == "game_ended":
+            unfinished = [p.seat for p in state.players if not p.finished]
+            if unfinished:
+                self.fail(event, f"the game ended while seats {unfinished} are still exploring")
 
     def check_tiles(self, event, state) -> None:
         tiles = Counter(state.board.values()) + self.out_of_game
@@ -294,6 +340,7 @@ def check_legal_commands(state, rng):
     listed_set = set(listed)
     assert len(listed_set) == len(listed), "legal_commands lists a command twice"
     for command in listed:
+        assert engine.command_from_dict(engine.command_to_dict(command)) == command
         try:
             engine.decide(state, command, random.Random(1))
         except engine.RuleError as error:
@@ -330,6 +377,8 @@ def test_legal_commands_agree_with_decide_and_states_round_trip(config, many):
         policy = policies.greedy_policy if index % 2 else policies.random_policy
 
         def on_step(step, state, rng=rng, seed=seed):
+            for event in step.events:
+                assert engine.event_from_dict(engine.event_to_dict(event)) == event, seed
             as_json = json.loads(json.dumps(engine.state_to_dict(state)))
             assert engine.state_to_dict(engine.state_from_dict(as_json)) == as_json, seed
             assert engine.state_from_dict(as_json) == state, seed
