@@ -141,3 +141,56 @@ def test_watch_wait_and_an_unfinished_log(table, tmp_path):
     assert verified.exit_code == 1
     assert verified.output == ("Error: DIVERGES: the log has no seed (only a finished game's log "
                                "can be verified)\n")
+
+
+def test_watch_and_wait_block_until_the_other_player_acts(table, isolated, live):
+    """`wait` (as the second player) and `watch` return only once the first player has acted,
+    which another thread does one second later, straight over HTTP."""
+    import threading
+    import time
+
+    import requests
+
+    cli, game, first, second, seat = table
+    token = config.load(isolated / "config" / "iridescia" / "config.toml").profile(first).token
+
+    def first_player_acts_later():
+        time.sleep(1.0)
+        requests.post(f"{live.url}/api/v1/games/{game}/commands",
+                      json={"command": {"type": "reveal", "hexes": ["1b", "1c"]},
+                            "expected_version": 2},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=10)
+
+    actor = threading.Thread(target=first_player_acts_later)
+    started = time.monotonic()
+    actor.start()
+    watched = cli(second, "watch", game, "--after", "2", "--limit", "1")
+    actor.join()
+    assert time.monotonic() - started >= 1.0
+    assert watched.exit_code == 0, watched.output
+    assert watched.output.startswith(f"#3 seat {seat} ({first.capitalize()}): tiles revealed")
+
+    # Now the first player moves and ends the turn a second later; `wait` sees it become mine.
+    headers = {"Authorization": f"Bearer {token}"}
+
+    def first_player_finishes_later():
+        time.sleep(1.0)
+        while True:
+            legal = requests.get(f"{live.url}/api/v1/games/{game}/legal", headers=headers,
+                                 timeout=10).json()
+            if not legal["commands"]:
+                return  # the turn has passed
+            by_kind = {c["type"]: c for c in legal["commands"]}
+            command = by_kind.get("move") or by_kind.get("end_turn") or legal["commands"][0]
+            requests.post(f"{live.url}/api/v1/games/{game}/commands", headers=headers,
+                          json={"command": command, "expected_version": legal["version"]},
+                          timeout=10)
+
+    actor = threading.Thread(target=first_player_finishes_later)
+    started = time.monotonic()
+    actor.start()
+    waited = cli(second, "wait", game, "--timeout", "60")
+    actor.join()
+    assert waited.exit_code == 0, waited.output
+    assert waited.output == "Your turn.\n"
+    assert time.monotonic() - started >= 1.0
