@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
-from .actions import catapult_landings
-from .board import neighbours
+from .acc import Acc
+from .actions import catapult_landings, resolve_roll
+from .board import neighbours, row_of
 from .commands import (
     Buy,
     ChooseGem,
@@ -28,9 +29,9 @@ from .commands import (
     RollMarket,
     Sell,
 )
-from .data import GEMS, TILES
+from .data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
 from .errors import RuleError
-from .rules import pending, reachable, relocation_targets, removable_hexes, revealable
+from .rules import has_room, pending, reachable, relocation_targets, removable_hexes, revealable
 from .setup import RULES_VERSION
 from .state import State
 
@@ -105,7 +106,167 @@ def legal_commands(state: State | None, seat: int) -> list[Command]:
         return [RhomTurn(seat)]
     if t.kind == "removal":
         return [RemoveTile(seat, h) for h in removable_hexes(state)]
-    return [c for c in _candidates(state, seat) if _accepted(state, c)]
+    p = state.players[seat]
+    pend = pending(state)
+    kind = pend["kind"] if pend else None
+    if kind == "choose_gem":
+        return [ChooseGem(seat, g) for g in GEMS]
+    if kind == "give_gem":
+        room = [q.seat for q in state.players if q.seat != seat and has_room(state, q.seat)]
+        return [GiveGem(seat, g, to) for g in GEMS if p.hold[g] for to in (room or [None])]
+    if kind == "discard_objective":
+        return [DiscardObjective(seat, o) for o in p.objectives]
+    if kind != "roll":
+        return _actions(state, seat) + _roll_actions(state, seat)
+    out = _keep_roll(state, seat) + _roll_actions(state, seat)
+    if t.roll.kind == "mine":
+        acc = Acc(state)
+        resolve_roll(acc, seat, None)
+        if pending(acc.state) is None:
+            out += _actions(acc.state, seat)
+    return out
+
+
+def legal_commands_by_probing(state: State | None, seat: int) -> list[Command]:
+    """The slow oracle: every candidate that `decide` accepts (tests compare it with legal_commands)."""
+    if current_player(state) != seat or state.turn.kind != "turn":
+        return legal_commands(state, seat)
+    candidates = _candidates(state, seat)
+    if state.turn.roll is not None and state.turn.roll.kind == "mine":
+        acc = Acc(state)
+        resolve_roll(acc, seat, None)
+        candidates += _candidates(acc.state, seat)
+    return [c for c in dict.fromkeys(candidates) if _accepted(state, c)]
+
+
+def _keep_roll(state: State, seat: int) -> list[Command]:
+    roll = state.turn.roll
+    if roll.kind == "mine":
+        return [KeepRoll(seat, None)]
+    best = max(roll.values)
+    gems = [g for g in GEMS if state.gem_values[g] <= best]
+    return [KeepRoll(seat, g) for g in gems] or [KeepRoll(seat, None)]
+
+
+def _roll_actions(state: State, seat: int) -> list[Command]:
+    """Die changes and Lucky Libation: they act on a pending roll without resolving it."""
+    t = state.turn
+    if t.phase != "actions":
+        return []
+    p = state.players[seat]
+    out: list[Command] = []
+    dice = [f"market:{g}" for g in GEMS]
+    if t.roll is not None:
+        dice += [f"roll:{i}" for i in range(len(t.roll.values))]
+    for item, deltas in (("jolty_jackhammer", (-1, 1)), ("dazzling_dynamite", (-2, -1, 1, 2))):
+        if item in p.items:
+            out += [ModifyDie(seat, item, d, delta) for d in dice for delta in deltas]
+    if "lucky_libation" in p.items:
+        if t.roll is not None:
+            n = len(t.roll.values)
+            out += [Reroll(seat, combo) for k in range(1, n + 1) for combo in combinations(range(n), k)]
+        out += [RollMarket(seat, combo) for k in range(1, 5) for combo in combinations(GEMS, k)]
+    return out
+
+
+def _actions(state: State, seat: int) -> list[Command]:
+    """Everything but the pending-roll commands, on a state without a pending decision."""
+    p = state.players[seat]
+    t = state.turn
+    out: list[Command] = []
+    if t.phase in ("reveal", "move"):
+        if t.at_start:
+            out += _start_items(state, seat)
+        if t.phase == "reveal":
+            hexes = revealable(state, seat)
+            out += [Reveal(seat, (h,)) for h in hexes]
+            out += [Reveal(seat, pair) for pair in permutations(hexes, 2)]
+        moves = reachable(state, seat)
+        out += [Move(seat, h) for h in moves]
+        if not moves and (t.phase == "move" or not revealable(state, seat)):
+            targets = relocation_targets(state, seat)
+            discards = list(dict.fromkeys(p.tiles)) or [None]
+            out += [Relocate(seat, h, d) for h in targets for d in discards]
+            if not targets:
+                out.append(EndTurn(seat))
+        return out
+    out.append(EndTurn(seat))
+    out += [Restore(seat, r) for r in state.relic_row + p.reserved_relics if _can_restore(p, r)]
+    if t.phase == "restore":
+        if "epic_elixir" in p.items and _elixir_ok(state, seat):
+            out.append(PlayItem(seat, "epic_elixir"))
+        return out
+    if p.coins >= state.options.mining_cost:
+        out += [Mine(seat, k) for k in range(p.stone_dice + 1)]
+    if not t.sold:
+        out += [Sell(seat, g, n) for g in GEMS for n in range(1, p.hold[g] + 1)]
+    if not t.bought:
+        out += [
+            Buy(seat, i)
+            for i in dict.fromkeys(state.market)
+            if ITEMS[i].cost <= p.coins
+            and i not in p.items
+            and not (i == "epic_elixir" and t.extra)
+        ]
+    out += _on_tile_items(state, seat)
+    return out
+
+
+def _can_restore(p, relic: str) -> bool:
+    return all(p.hold[g] >= n for g, n in RELICS[relic].requires)
+
+
+def _elixir_ok(state: State, seat: int) -> bool:
+    pos = state.players[seat].position
+    return not state.turn.elixir and pos is not None and row_of(pos) != CASTLE_ROW
+
+
+def _start_items(state: State, seat: int) -> list[Command]:
+    p = state.players[seat]
+    out: list[Command] = []
+    if "clever_catapult" in p.items:
+        out += [PlayItem(seat, "clever_catapult", hex=h) for h in catapult_landings(state, seat)]
+    if "swapping_stones" in p.items and p.position is not None:
+        out += [
+            PlayItem(seat, "swapping_stones", target=q.seat)
+            for q in state.players
+            if q.seat != seat and q.position is not None
+        ]
+    return out
+
+
+def _on_tile_items(state: State, seat: int) -> list[Command]:
+    p = state.players[seat]
+    t = state.turn
+    out: list[Command] = []
+    for item in p.items:
+        if item == "cauldron_of_fortune":
+            for a, b in product(GEMS, GEMS):
+                if p.hold[a] < 1 or p.hold[b] < (2 if a == b else 1):
+                    continue
+                give = (a, b)
+                out += [
+                    PlayItem(seat, item, give=give, take=g)
+                    for g in GEMS
+                    if state.supply[g] + give.count(g) >= 1
+                ]
+        elif item == "marvelous_mine_cart" and not t.mine_cart:
+            out.append(PlayItem(seat, item))
+        elif item == "epic_elixir" and _elixir_ok(state, seat):
+            out.append(PlayItem(seat, item))
+        elif item == "wishing_well":
+            out.append(PlayItem(seat, item))
+        elif item == "axe_of_awesomeness":
+            out += [PlayItem(seat, item, gem=g) for g in GEMS if p.hold[g] and state.supply[g]]
+        elif item == "regal_reference_book":
+            out += [PlayItem(seat, item, relic=r) for r in state.relic_row + state.relic_deck]
+        elif item == "prosperous_pickaxe" and not t.pickaxe:
+            out += [
+                PlayItem(seat, item, hex=h)
+                for h in neighbours(p.position)
+                if h in state.revealed and not TILES[state.board[h]].wild
+            ]
+    return out
 
 
 def _candidates(state: State, seat: int) -> list[Command]:

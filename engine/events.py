@@ -34,10 +34,9 @@ class Event:
     type = ""
 
     def __post_init__(self):
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, list | tuple | dict):
-                object.__setattr__(self, f.name, _freeze(v))
+        for name, v in self.__dict__.items():
+            if isinstance(v, list | dict) or (isinstance(v, tuple) and any(isinstance(x, list | dict) for x in v)):
+                object.__setattr__(self, name, _freeze(v))
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,6 @@ changing them in place, so unchanged parts are shared between successive states.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field, fields
 
 from .data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
@@ -107,22 +106,29 @@ class State:
     over: bool = False
 
     def copy(self) -> State:
-        return copy.copy(self)
+        return _shallow(self)
 
     def edit_player(self, seat: int) -> Player:
         """Replace players[seat] (on this already-copied state) by a copy and return it."""
-        p = copy.copy(self.players[seat])
+        p = _shallow(self.players[seat])
         self.players = self.players[:seat] + (p,) + self.players[seat + 1 :]
         return p
 
     def edit_turn(self) -> Turn:
         assert self.turn is not None
-        self.turn = copy.copy(self.turn)
+        self.turn = _shallow(self.turn)
         return self.turn
 
     @property
     def rhom_seat(self) -> int | None:
         return 0 if self.options.rhom else None
+
+
+def _shallow(obj):
+    """A shallow copy, faster than copy.copy for these plain dataclasses."""
+    new = object.__new__(obj.__class__)
+    new.__dict__.update(obj.__dict__)
+    return new
 
 
 def _to_json(v):
