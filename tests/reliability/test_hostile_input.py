@@ -227,6 +227,16 @@ def test_nul_in_a_game_id_is_a_404(request, database_url, api, ada):
     assert status == 404, (status, body)
 
 
+def test_nul_in_a_name_is_a_422(request, database_url, api, db):
+    if database_url.startswith("postgresql"):
+        request.applymarker(pytest.mark.xfail(strict=True, reason=(
+            "BUG: a NUL character in a text field (POST /users name) reaches psycopg, which "
+            "refuses NUL in a string (ValueError): 500 on PostgreSQL; SQLite stores it")))
+    status, body, _ = api.call("POST", "/users", json_body={"name": "a\x00b",
+                                                             "email": "nul@example.org"})
+    assert status in (201, 422), (status, body)
+
+
 @pytest.mark.xfail(strict=True, reason="BUG: expected_version 2.5 is truncated to 2 by marshmallow's "
                    "non-strict Integer (CommandRequestSchema), so the command is applied (201) "
                    "instead of refused as a wrong type (422)")
