@@ -9,6 +9,7 @@ snapshots are rewritten to the copy's users, so every copy replays and reads lik
 
 from __future__ import annotations
 
+import json
 import random
 import string
 from dataclasses import dataclass
@@ -116,56 +117,66 @@ def _random_id(rng: random.Random, length: int) -> str:
     return "".join(rng.choice(ID_ALPHABET) for _ in range(length))
 
 
+TABLES = {  # the columns copied, read and written untyped: values go to the driver as stored
+    "games": None, "seats": None, "events": "payload", "commands": "command", "snapshots": "state",
+}
+
+
+def _untyped(connection, name: str) -> sa.TableClause:
+    columns = [c["name"] for c in sa.inspect(connection).get_columns(name)]
+    return sa.table(name, *[sa.column(c) for c in columns])
+
+
+def _as_text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 def clone_games(engine: sa.Engine, templates: list[Template], counts: dict[str, int],
                 user_ids: list[int], rng: random.Random, heavy_user: int,
-                heavy_games: int, batch: int = 500) -> dict[str, list[str]]:
-    """Insert copies of the templates: ``counts`` per status. Returns new ids per status."""
-    from sqlmodel import SQLModel
+                heavy_games: int, batch: int = 200) -> dict[str, list[str]]:
+    """Insert copies of the templates: ``counts`` per status. Returns new ids per status.
 
-    import server.models  # noqa: F401  (registers the tables)
-
-    tables = SQLModel.metadata.tables
-    games_t, seats_t, events_t = tables["games"], tables["seats"], tables["events"]
-    commands_t, snapshots_t = tables["commands"], tables["snapshots"]
-
+    Rows are read and written through untyped columns, so each value reaches the database in the
+    form it was stored in; JSON is parsed only where a player id must be rewritten."""
     with engine.connect() as connection:
-        rows_of: dict[str, dict[str, list[dict]]] = {}
+        tables = {name: _untyped(connection, name) for name in TABLES}
+        source: dict[str, dict[str, list[dict]]] = {}
         for template in templates:
-            gid = template.game_id
-            rows_of[gid] = {
-                "games": [dict(r._mapping) for r in connection.execute(
-                    sa.select(games_t).where(games_t.c.id == gid))],
-                "seats": [dict(r._mapping) for r in connection.execute(
-                    sa.select(seats_t).where(seats_t.c.game_id == gid))],
-                "events": [dict(r._mapping) for r in connection.execute(
-                    sa.select(events_t).where(events_t.c.game_id == gid))],
-                "commands": [dict(r._mapping) for r in connection.execute(
-                    sa.select(commands_t).where(commands_t.c.game_id == gid))],
-                "snapshots": [dict(r._mapping) for r in connection.execute(
-                    sa.select(snapshots_t).where(snapshots_t.c.game_id == gid))],
-            }
+            source[template.game_id] = {}
+            for name, table in tables.items():
+                rows = [dict(r._mapping) for r in connection.execute(
+                    sa.select(table).where(table.c["id" if name == "games" else "game_id"]
+                                           == template.game_id))]
+                json_column = TABLES[name]
+                for row in rows:
+                    if json_column:
+                        text = _as_text(row[json_column])
+                        row[json_column] = text
+                        row["_rewrite"] = any(key in text for key in PLAYER_ID_KEYS)
+                    if name == "games":
+                        row["variants"] = _as_text(row["variants"])
+                    if name == "seats":
+                        del row["id"]
+                source[template.game_id][name] = rows
 
     by_status: dict[str, list[Template]] = {}
     for template in templates:
         by_status.setdefault(template.status, []).append(template)
     created: dict[str, list[str]] = {status: [] for status in counts}
-    pending: dict[str, list[dict]] = {n: [] for n in ("games", "seats", "events", "commands",
-                                                       "snapshots")}
+    pending: dict[str, list[dict]] = {name: [] for name in TABLES}
     heavy_left = heavy_games
 
     def flush() -> None:
         with engine.begin() as connection:
-            for name, table in (("games", games_t), ("seats", seats_t), ("events", events_t),
-                                ("commands", commands_t), ("snapshots", snapshots_t)):
+            for name, table in tables.items():
                 if pending[name]:
                     connection.execute(table.insert(), pending[name])
                     pending[name].clear()
 
     for status, count in counts.items():
-        choices = by_status[status]
         for _ in range(count):
-            template = rng.choice(choices)
-            source = rows_of[template.game_id]
+            template = rng.choice(by_status[status])
+            rows = source[template.game_id]
             new_id = _random_id(rng, 8)
             users = rng.sample(user_ids, len(template.user_ids))
             if heavy_left > 0 and heavy_user not in users:
@@ -173,23 +184,23 @@ def clone_games(engine: sa.Engine, templates: list[Template], counts: dict[str, 
                 heavy_left -= 1
             user_map = dict(zip(template.user_ids, users, strict=True))
             id_map = {str(old): str(new) for old, new in user_map.items()}
-            for row in source["games"]:
-                pending["games"].append(row | {
-                    "id": new_id, "join_code": _random_id(rng, 10),
-                    "created_by": user_map[row["created_by"]]})
-            for row in source["seats"]:
-                copy = {k: v for k, v in row.items() if k != "id"}
-                copy["game_id"] = new_id
-                if copy["user_id"] is not None:
-                    copy["user_id"] = user_map[copy["user_id"]]
-                pending["seats"].append(copy)
-            for name, column in (("events", "payload"), ("commands", "command"),
-                                 ("snapshots", "state")):
-                for row in source[name]:
-                    pending[name].append(row | {"game_id": new_id,
-                                                column: _rewrite_ids(row[column], id_map)})
+            for row in rows["games"]:
+                pending["games"].append(row | {"id": new_id, "join_code": _random_id(rng, 10),
+                                               "created_by": user_map[row["created_by"]]})
+            for row in rows["seats"]:
+                user = row["user_id"]
+                pending["seats"].append(row | {"game_id": new_id,
+                                               "user_id": user_map[user] if user else None})
+            for name in ("events", "commands", "snapshots"):
+                column = TABLES[name]
+                for row in rows[name]:
+                    copy = {k: v for k, v in row.items() if k != "_rewrite"}
+                    copy["game_id"] = new_id
+                    if row["_rewrite"]:
+                        copy[column] = json.dumps(_rewrite_ids(json.loads(row[column]), id_map))
+                    pending[name].append(copy)
             created[status].append(new_id)
-            if len(pending["events"]) > batch * 50 or len(pending["games"]) >= batch:
+            if len(pending["games"]) >= batch:
                 flush()
     flush()
     return created
