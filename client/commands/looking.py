@@ -10,6 +10,7 @@ import click
 from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import to_argv
+from client.commands.lobby import describe_turn, game_lines
 from client.render import render_view
 
 
@@ -31,11 +32,16 @@ iridescia show g7Kq2 --version 40 --no-color
 def show(app: App, game: str, at_version: int | None, no_color: bool, as_json: bool) -> None:
     """Draw the board, the markets, every player and whose turn it is."""
     api = app.api()
+    info = game_helpers.fetch_game(api, game)
+    if info.get("status") == "open" and not as_json:
+        for line in game_lines(info):
+            click.echo(line)
+        click.echo(f"The game has not started: {describe_turn(info)}.")
+        return
     view = game_helpers.fetch_view(api, game, at_version)
     if as_json:
         emit_json(view)
         return
-    info = game_helpers.fetch_game(api, game)
     if at_version is None:
         game_helpers.remember_version(api, game, view.get("version"))
     click.echo(render_view(view, info, color=color_wanted(no_color)))

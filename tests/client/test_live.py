@@ -48,10 +48,21 @@ def test_lobby_commands(table):
     assert json.loads(cli("ada", "prefs", "--json").output) == {"email": "none"}
     assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
 
-    other = json.loads(cli("ada", "new", "--seats", "2", "--mining-cost", "3",
-                           "--leftover-gems", "same_type", "--json").output)
+    other = json.loads(cli("ada", "new", "--seats", "2", "--rhom", "--mining-cost", "3",
+                           "--leftover-gems", "same_type", "--public", "--reminder-hours", "6",
+                           "--deadline-hours", "12", "--absent-after", "3", "--rhom-delay", "2",
+                           "--removal-grace-hours", "1", "--json").output)
     assert other["variants"] == {"mining_cost": 3, "leftover_gems": "same_type",
                                  "catapult_4th": False}
+    assert other["rhom"] is True and other["public"] is True
+    assert other["settings"] == {"reminder_interval_hours": 6, "turn_deadline_hours": 12,
+                                 "absent_after_missed": 3, "rhom_delay_seconds": 2,
+                                 "removal_grace_hours": 1}
+    refused = cli("ada", "new", "--seats", "3", "--rhom")
+    assert refused.exit_code == 1 and refused.output.startswith("Error: ")
+    shown = cli("ada", "show", other["id"])
+    assert shown.exit_code == 0
+    assert shown.output.splitlines()[-1] == "The game has not started: waiting for players (1/2)."
     assert cli("bob", "join", other["join_code"]).exit_code == 0
     assert cli("bob", "leave", other["id"]).output == f"You left game {other['id']}.\n"
 
