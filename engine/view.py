@@ -52,8 +52,6 @@ def _roll(state: State) -> dict | None:
 
 
 def view(state: State, seat: int | None) -> dict:
-    from .api import pending_kind
-
     over = state.over
     t = state.turn
     pend = pending(state)
@@ -107,7 +105,7 @@ def view(state: State, seat: int | None) -> dict:
         if t is None
         else {
             "seat": t.seat,
-            "kind": pending_kind(state) if t.kind == "turn" and pend is None else t.kind,
+            "kind": t.kind,
             "phase": t.phase,
             "pending": pend,
             "extra_turn": t.extra,
