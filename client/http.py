@@ -17,6 +17,8 @@ import requests
 API_PREFIX = "/api/v1"
 # Seconds to wait before each retry after a connection error; tests shorten this.
 RETRY_DELAYS = (0.3, 1.0, 2.0)
+# Gateway answers while the app restarts; safe to repeat for reads and keyed commands.
+RETRY_STATUSES = (502, 503, 504)
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 30.0
 
@@ -153,7 +155,7 @@ class ApiClient:
             retry = method == "GET" or "Idempotency-Key" in all_headers
         attempts = (0.0, *RETRY_DELAYS) if retry else (0.0,)
         last_error: Exception | None = None
-        for delay in attempts:
+        for attempt, delay in enumerate(attempts, start=1):
             if delay:
                 time.sleep(delay)
             try:
@@ -167,6 +169,10 @@ class ApiClient:
                 )
             except (requests.ConnectionError, requests.Timeout) as exc:
                 last_error = exc
+                continue
+            if response.status_code in RETRY_STATUSES and attempt < len(attempts):
+                # A proxy in front of a restarting server: the request did not reach the app.
+                last_error = error_from_response(response)
                 continue
             if response.status_code >= 400:
                 raise error_from_response(response)

@@ -66,7 +66,9 @@ def submit(app: App, game_id: str, command: dict, expect_version: int | None,
     names = game_helpers.seat_names(game)
     for event in result.get("events") or []:
         click.echo(game_helpers.describe_event(event, names))
-    game_helpers.remember_version(api, game_id, game.get("version", result.get("version")))
+    # What I have seen is my own command's result; whatever others did since is news for the
+    # next command to report (a 409) rather than something I silently decided against.
+    game_helpers.remember_version(api, game_id, result.get("version"))
     click.echo(f"Version {game.get('version', result.get('version'))}. "
                f"{game_helpers.whose_turn(game)}")
 

@@ -142,3 +142,16 @@ def test_registration_is_not_retried_blindly(standin):
     else:
         raise AssertionError("a failed registration must not be silently repeated")
     assert len(adapter.seen) == 1
+
+
+def test_a_gateway_error_is_retried_under_the_same_key(run, standin):
+    standin.answer("GET", "/games/g1", 200, GAME)
+    standin.answer("POST", "/games/g1/commands", 503, raw="<h1>503 Service Unavailable</h1>")
+    standin.answer("POST", "/games/g1/commands", 201, {"version": 12, "events": [
+        {"seq": 12, "type": "turn_ended", "payload": {"seat": 0}, "actor": "u1", "at": "x"}]})
+    result = run("end", "g1", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == "#12 seat 0 (Ada): turn ended"
+    posts = [r for r in standin.requests if r["method"] == "POST"]
+    assert len(posts) == 2
+    assert posts[0]["headers"]["Idempotency-Key"] == posts[1]["headers"]["Idempotency-Key"]
