@@ -105,3 +105,43 @@ def test_legal_prints_commands_one_can_type(run, standin):
     )
     for line in result.output.splitlines():
         assert run(*shlex.split(line)[1:], "--dry-run").exit_code == 0
+
+
+def legal_commands_of_real_games(limit_per_kind: int = 25) -> list[dict]:
+    """Distinct legal commands met in a few simulated games (4 players: every item is in the
+    deck), at most `limit_per_kind` of each command type / item."""
+    import engine
+    from engine import policies, simulate
+
+    found: dict[str, dict] = {}
+    per_kind: dict[str, int] = {}
+    for players, seed in ((4, "argv-1"), (2, "argv-2"), (1, "argv-3")):
+        options = simulate.make_options(players, catapult_4th=players == 4)
+        for _step, state in simulate.steps(options, seed, policies.random_policy):
+            seat = engine.current_player(state)
+            if seat is None:
+                continue
+            for command in engine.legal_commands(state, seat):
+                data = engine.command_to_dict(command)
+                kind = data["type"] + "/" + str(data.get("item", ""))
+                key = json.dumps(data, sort_keys=True)
+                if key not in found and per_kind.get(kind, 0) < limit_per_kind:
+                    found[key] = data
+                    per_kind[kind] = per_kind.get(kind, 0) + 1
+    return list(found.values())
+
+
+def test_every_legal_command_of_real_games_can_be_typed(run):
+    commands = legal_commands_of_real_games()
+    kinds = {c["type"] for c in commands}
+    assert {"reveal", "move", "end_turn", "mine", "keep_roll", "buy", "sell", "restore",
+            "play_item", "remove_tile"} <= kinds
+    for command in commands:
+        argv = to_argv(command, "g1")
+        if command["type"] == "rhom_turn":
+            assert argv is None
+            continue
+        result = run(*argv, "--dry-run")
+        assert result.exit_code == 0, (argv, result.output)
+        expected = {k: v for k, v in command.items() if k != "seat"}
+        assert json.loads(result.output) == expected, argv
