@@ -18,6 +18,7 @@ from client.names import GEM_LETTERS, GEMS, display_name, item_label, relic_labe
 WIDTH = 80
 LABEL_WIDTH = 8
 CELL_WIDTH = 10  # 9 characters of content and one space
+NAME_WIDTH = 24
 GEM_STYLES = {
     "amethyst": "bold magenta",
     "citrine": "bold yellow",
@@ -114,7 +115,8 @@ def player_names(view: dict, game: dict | None) -> dict[int, str]:
         if player.get("kind") == "rhom":
             names[seat] = "the Rhom"
         else:
-            names[seat] = str(by_seat.get(seat, {}).get("name") or player.get("player_id"))
+            name = str(by_seat.get(seat, {}).get("name") or player.get("player_id"))
+            names[seat] = name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
     return names
 
 
@@ -157,7 +159,8 @@ def turn_lines(view: dict, names: dict[int, str]) -> list[Text]:
         text += f", {phase} phase"
     if turn.get("extra_turn"):
         text += " (extra turn)"
-    lines.append(Text(text, style="bold reverse" if seat == viewer else "bold"))
+    style = "bold reverse" if seat == viewer else "bold"
+    lines += [Text(part, style=style) for part in textwrap.wrap(text, WIDTH, subsequent_indent="  ")]
     pending = view.get("pending") or turn.get("pending")
     if pending:
         lines.append(Text(f"Pending: {describe_pending(pending)}", style="bold yellow"))

@@ -126,3 +126,13 @@ def test_a_finished_game_shows_every_objective_and_the_ranking():
     ranking = text.splitlines()[-2:]
     totals = {e["seat"]: e["total"] for e in view["outcome"]["seats"]}
     assert [int(line.split()[1]) for line in ranking] == sorted(totals, key=lambda s: -totals[s])
+
+
+def test_long_names_and_ids_still_fit_80_columns():
+    view = handmade.solo_mid_game()
+    view["turn"].update(kind="removal", extra_turn=True)
+    game = {"id": "x" * 30, "players": [
+        {"seat": 1, "name": "Countess Augusta Ada Lovelace-Byron of Ockham", "kind": "human"}]}
+    text = render_view(view, game, version=12345)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "Turn 9: seat 1 (Countess Augusta Ada Lo…, you), removal turn: remove one tile\n  below the Castle (extra turn)\n" in text
