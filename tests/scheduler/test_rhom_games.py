@@ -31,8 +31,29 @@ def _offline_outcome(export: dict) -> dict:
     return engine.outcome(state).to_dict()
 
 
-@pytest.mark.parametrize("humans", [1, 2])
-def test_games_against_the_rhom_run_to_the_end(app, table, humans):
+# Solo: the player gets an hour to choose their removal tiles, then the server removes one.
+def _removal_after_grace(app, table, ticker, clock, game_id) -> int:
+    """The player is told it is their removal turn; the server removes a tile only when the
+    grace has passed."""
+    game = table.game(game_id)
+    with session_scope(app_engine(app)) as session:
+        told = session.exec(
+            select(Outbox.subject).where(
+                Outbox.dedupe_key == f"{game_id}/v{game.version}/your_turn/seat{game.current_seat}"
+            )
+        ).one()
+    assert told == f"Gems of Iridescia {game_id}: your removal turn"
+    assert game.deadline_at == game.automatic_due_at == game.turn_started_at + timedelta(hours=1)
+    clock.now = game.automatic_due_at - timedelta(seconds=1)
+    assert ticker.tick().automatic == []
+    clock.now = game.automatic_due_at
+    [turn] = ticker.tick().automatic
+    assert (turn.kind, turn.commands[0]["type"]) == ("removal", "remove_tile")
+    return 1
+
+
+@pytest.mark.parametrize(("humans", "grace_hours"), [(1, 1), (2, 0)])
+def test_games_against_the_rhom_run_to_the_end(app, table, humans, grace_hours):
     players = [table.register(name) for name in ("Ada", "Bob")[:humans]]
     game_id = table.new_game(
         players[0],
@@ -52,6 +73,14 @@ def test_games_against_the_rhom_run_to_the_end(app, table, humans):
         if table.play_one(game_id):
             continue
         state = table.state(game_id)
+        seat = engine.current_player(state)
+        if (
+            grace_hours
+            and engine.pending_kind(state) == "removal"
+            and table.player_at(game_id, seat)
+        ):
+            removal_turns += _removal_after_grace(app, table, ticker, clock, game_id)
+            continue
         if engine.pending_kind(state) == "rhom" and not delay_checked:
             clock.now = datetime.now(UTC)
             assert ticker.tick().automatic == [], "the Rhom waits for the game's delay"
@@ -63,7 +92,7 @@ def test_games_against_the_rhom_run_to_the_end(app, table, humans):
         rhom_turns += sum(t.kind == "rhom" for t in report.automatic)
         removal_turns += sum(t.kind == "removal" for t in report.automatic)
     assert table.game(game_id).status == "finished"
-    assert rhom_turns > 5 and delay_checked
+    assert rhom_turns > 5 and removal_turns > 0 and delay_checked
 
     export = table._call("get", f"/games/{game_id}/export", players[0])
     offline = _offline_outcome(export)

@@ -1,0 +1,57 @@
+"""Email preferences decide what is queued; `start_embedded` ticks inside the web process."""
+
+import time
+from datetime import timedelta
+
+from sqlmodel import select
+
+from server.db import app_engine, session_scope
+from server.models import Outbox, SchedulerTick
+from server.scheduler import start_embedded
+from server.scheduler.tick import Ticker
+from tests.scheduler.conftest import Clock
+
+
+def _kinds(app, email):
+    with session_scope(app_engine(app)) as session:
+        return session.exec(
+            select(Outbox.kind).where(Outbox.to_email == email).order_by(Outbox.id)
+        ).all()
+
+
+def test_reminders_only_and_none_preferences(app, table):
+    ada, bob = table.register("Ada"), table.register("Bob")
+    table._call("patch", "/users/me/preferences", ada, email="none")
+    table._call("patch", "/users/me/preferences", bob, email="reminders")
+    game_id = table.new_game(ada, [bob], reminder_interval_hours=24)
+    clock = Clock(table.game(game_id).turn_started_at)
+    ticker = Ticker(app, clock, name="test")
+    while table.player_at(game_id, table.game(game_id).current_seat) is not bob:
+        table.play_at(game_id, clock())
+    assert _kinds(app, bob.email) == ["game_started"]  # no "your turn" mail
+
+    clock.advance(hours=24, seconds=1)
+    ticker.tick()
+    assert _kinds(app, bob.email) == ["game_started", "reminder"]
+    table.play_at(game_id, clock())
+    clock.advance(hours=24, seconds=1)
+    ticker.tick()
+    assert _kinds(app, ada.email) == []
+
+
+def test_embedded_scheduler_ticks_in_the_background(app, clock):
+    app.config["SCHEDULER_INTERVAL_SECONDS"] = 0.05
+    scheduler = start_embedded(app, clock)
+    try:
+        give_up = time.monotonic() + 10
+        while time.monotonic() < give_up:
+            with session_scope(app_engine(app)) as session:
+                ticks = session.exec(select(SchedulerTick)).all()
+            if ticks:
+                break
+            time.sleep(0.05)
+        assert [tick.last_tick_at for tick in ticks] == [clock()]
+        assert [job.id for job in scheduler.get_jobs()] == ["tick"]
+        assert scheduler.get_jobs()[0].trigger.interval == timedelta(seconds=0.05)
+    finally:
+        scheduler.shutdown(wait=True)
