@@ -106,15 +106,18 @@ def load(path: Path | None = None) -> Config:
 def save(config: Config) -> None:
     """Write the file atomically with mode 0600 (it holds tokens)."""
     path = config.path
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     data = config.to_dict()
     text = json.dumps(data, indent=2) + "\n" if path.suffix == ".json" else _to_toml(data)
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the config file {path}: {exc.strerror or exc}") from exc
 
 
 def _toml_string(value: str) -> str:

@@ -103,3 +103,23 @@ def test_no_token_says_how_to_get_one(run):
         "Error: no token for profile 'default': run `iridescia register --name NAME --email "
         "EMAIL` or set IRIDESCIA_TOKEN\n"
     )
+
+
+def test_an_unwritable_config_directory_is_a_clear_error(run, isolated, monkeypatch):
+    blocker = isolated / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(blocker))
+    result = run("config", "set", "--server", "http://example.org")
+    assert result.exit_code == 1
+    assert result.output.startswith(
+        f"Error: cannot write the config file {blocker / 'iridescia' / 'config.toml'}: "
+    )
+
+
+def test_toml_strings_with_quotes_survive_a_round_trip(isolated):
+    path = isolated / "config.toml"
+    cfg = config.Config(path=path)
+    cfg.put(config.Profile(name='odd "name"', server="http://h/\\x", token='t"o\\k'))
+    config.save(cfg)
+    loaded = config.load(path).profile('odd "name"')
+    assert (loaded.server, loaded.token) == ("http://h/\\x", 't"o\\k')
