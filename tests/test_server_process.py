@@ -2,7 +2,8 @@
 
 The server runs in an empty temporary directory with no IRIDESCIA_* settings, so it uses its
 defaults there: SQLite at var/iridescia.db, mail to var/outbox/. It must answer, have migrated its
-database by itself, and accept a registration over real HTTP.
+database by itself, accept a registration over real HTTP, and its embedded scheduler must write
+an invitation's email to var/outbox/.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def served(tmp_path_factory):
     workdir = tmp_path_factory.mktemp("served")
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("IRIDESCIA_")}
+    env["IRIDESCIA_SCHEDULER_INTERVAL_SECONDS"] = "1"  # so the mail test does not wait long
     log = (workdir / "server.log").open("w")
     process = subprocess.Popen(
         [*server_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -97,7 +99,10 @@ def test_it_migrated_its_sqlite_database_under_var(served):
     database = workdir / "var" / "iridescia.db"
     assert database.is_file(), f"no database at {database}"
     with sqlite3.connect(database) as connection:
-        tables = {row[0] for row in connection.execute("select name from sqlite_master where type = 'table'")}
+        tables = {
+            row[0]
+            for row in connection.execute("select name from sqlite_master where type = 'table'")
+        }
         revisions = connection.execute("select version_num from alembic_version").fetchall()
     assert {"users", "alembic_version"} <= tables
     assert len(revisions) == 1
@@ -116,3 +121,32 @@ def test_it_accepts_a_registration_and_the_token_works(served):
     )
     assert me.status_code == 200, me.text
     assert me.json()["email"] == "ada@example.org"
+
+
+def test_its_scheduler_writes_an_invitation_to_var_outbox(served):
+    base, workdir = served
+    created = requests.post(
+        f"{base}/api/v1/users", json={"name": "Bea", "email": "bea@example.org"}, timeout=10
+    )
+    assert created.status_code == 201, created.text
+    auth = {"Authorization": f"Bearer {created.json()['token']}"}
+    game = requests.post(f"{base}/api/v1/games", json={"seats": 2}, headers=auth, timeout=10)
+    assert game.status_code == 201, game.text
+    invited = requests.post(
+        f"{base}/api/v1/games/{game.json()['id']}/invitations",
+        json={"email": "cy@example.org"},
+        headers=auth,
+        timeout=10,
+    )
+    assert invited.status_code == 201, invited.text
+    outbox = workdir / "var" / "outbox"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        mails = [p for p in outbox.glob("*.eml") if "cy@example.org" in p.read_text()]
+        if mails:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"no email to cy@example.org in {outbox} after 30 s")
+    text = mails[0].read_text()
+    assert invited.json()["join_code"] in text
