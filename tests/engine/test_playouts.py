@@ -27,6 +27,7 @@ ALL_TILES = Counter(list(data.TILES))
 # A game lasts at most one turn per tile plus the removal turns; relocations add a few more.
 ALL_RELICS = Counter(list(data.RELICS))
 TILE_COUNT = len(ALL_TILES)
+TILE_ROW_5_UP = {t: tile.region in ("forest", "ruins", "castle") for t, tile in data.TILES.items()}
 TILE_EVENTS = {"game_started", "tile_collected", "tile_discarded", "tile_removed"}
 RELIC_EVENTS = {"game_started", "relic_restored", "relic_drawn", "relic_reserved"}
 MAX_TURNS = 400
@@ -57,6 +58,7 @@ class Invariants:
         self.turns = 0
         self.once_a_turn: Counter = Counter()
         self.adjusting = None
+        self.elixir_played = False
 
     def fail(self, event, message: str):
         raise AssertionError(
@@ -124,10 +126,13 @@ class Invariants:
         if kind == "turn_started":
             self.once_a_turn = Counter()
             player = state.players[event.seat]
+            self.check_turn_order(event, state)
             if event.kind == "removal" and (player.kind == "rhom" or not player.finished):
                 self.fail(event, f"a removal turn for seat {event.seat}, which may not remove tiles")
             if event.kind == "turn" and player.finished:
                 self.fail(event, f"seat {event.seat} has finished but gets a normal turn")
+        elif kind == "item_played" and event.item == "epic_elixir":
+            self.elixir_played = True
         elif kind in ("gems_sold", "item_bought"):
             self.once_a_turn[kind] += 1
             if self.once_a_turn[kind] > 1:
@@ -161,6 +166,30 @@ class Invariants:
             if unfinished:
                 self.fail(event, f"the game ended while seats {unfinished} are still exploring")
 
+    def check_turn_order(self, event, state) -> None:
+        """Seats take turns in order; an Epic Elixir gives the same seat one extra turn; a Rhom
+        that has finished is skipped (it does not remove tiles), and so is a finished player when
+        no tile is left to remove."""
+        previous, self.last_turn = getattr(self, "last_turn", None), event
+        if previous is None:
+            return
+        if self.elixir_played:
+            self.elixir_played = False
+            if not (event.extra and event.seat == previous.seat):
+                self.fail(event, f"seat {previous.seat} played an Epic Elixir but the next turn "
+                          f"is seat {event.seat}'s (extra: {event.extra})")
+            return
+        players = state.players
+        nothing_to_remove = all(h[0] == "9" for h in state.board)
+        expected = (previous.seat + 1) % len(players)
+        while players[expected].finished and (
+            players[expected].kind == "rhom" or nothing_to_remove
+        ):
+            expected = (expected + 1) % len(players)
+        if event.seat != expected or event.extra:
+            self.fail(event, f"after seat {previous.seat}'s turn, seat {event.seat} plays "
+                      f"(expected seat {expected}, extra: {event.extra})")
+
     def check_tiles(self, event, state) -> None:
         tiles = Counter(state.board.values()) + self.out_of_game
         for p in state.players:
@@ -179,7 +208,16 @@ class Invariants:
                       f"extra, {dict(ALL_RELICS - relics)} missing")
 
     def after_command(self, state, step) -> None:
-        """Between commands, the only hold over 7 is one whose owner is choosing what to give."""
+        """Between commands, the only hold over 7 is one whose owner is choosing what to give, and
+        a player who has stood in the Forest or beyond has kept one objective (or is choosing)."""
+        choosing = engine.pending_kind(state) == "discard_objective"
+        for p in state.players:
+            if len(p.objectives) > 1 and any(TILE_ROW_5_UP[t] for t in p.tiles):
+                if not (choosing and engine.current_player(state) == p.seat):
+                    raise AssertionError(
+                        f"seed {self.seed!r}: seat {p.seat} collected {p.tiles[-1]} yet still "
+                        f"holds objectives {p.objectives}"
+                    )
         for p in state.players:
             if p.gems > data.HOLD_LIMIT:
                 giving = (
@@ -188,7 +226,7 @@ class Invariants:
                 )
                 if not giving:
                     raise AssertionError(
-                        f"seat {self.seed!r}: seat {p.seat} holds {p.gems} gems after "
+                        f"seed {self.seed!r}: seat {p.seat} holds {p.gems} gems after "
                         f"{engine.command_to_dict(step.command)} with nothing pending"
                     )
 
