@@ -88,7 +88,7 @@ def describe_event(event: dict, names: dict | None = None) -> str:
             who += f" ({names[seat]})"
         who += ": "
     elif actor:
-        who = f"{actor}: "
+        who = f"{(names or {}).get(actor, actor)}: "
     shown = {k: v for k, v in payload.items() if k not in SKIPPED_FIELDS and v is not None}
     if payload.get("type") == "game_started" or event.get("type") == "game_started":
         # The layout and decks are hidden or huge: the options say what kind of game it is.
@@ -99,8 +99,17 @@ def describe_event(event: dict, names: dict | None = None) -> str:
     return f"{text} {fields}" if fields else text
 
 
-def seat_names(game: dict) -> dict[int, str]:
-    return {p["seat"]: p.get("name") or "?" for p in game.get("players", []) if p.get("seat") is not None}
+def seat_names(game: dict) -> dict:
+    """Names by seat number, and by the server's actor string (`user:<id>`) for events that
+    belong to no seat (the game's start)."""
+    names: dict = {}
+    for player in game.get("players", []):
+        name = player.get("name") or "?"
+        if player.get("seat") is not None:
+            names[player["seat"]] = name
+        if player.get("user_id") is not None:
+            names[f"user:{player['user_id']}"] = name
+    return names
 
 
 def whose_turn(game: dict) -> str:

@@ -136,6 +136,8 @@ def test_watch_wait_and_an_unfinished_log(table, tmp_path):
     assert watched.exit_code == 0
     assert [line.split(":")[0] for line in watched.output.splitlines()] == [
         f"#2 seat {seat} ({first.capitalize()})", f"#3 seat {seat} ({first.capitalize()})"]
+    started_by = cli(second, "watch", game, "--limit", "1").output
+    assert started_by.startswith("#1 Bob: game started options={players=2 rhom=False ")
     as_json = cli(second, "watch", game, "--limit", "1", "--json")
     assert json.loads(as_json.output)["type"] == "game_started"
 
