@@ -55,9 +55,13 @@ def _commands(state, seat) -> list:
 
 
 def _by_type(commands) -> dict[str, list]:
-    grouped: dict[str, list] = defaultdict(list)
+    grouped: dict[str, list] = {}
     for command in commands:
-        grouped[command_type(command)].append(command)
+        same = grouped.get(command.type)
+        if same is None:
+            grouped[command.type] = [command]
+        else:
+            same.append(command)
     return grouped
 
 
@@ -70,8 +74,18 @@ def random_policy(state, seat, rng):
     if "end_turn" in grouped and ("move" in grouped or "relocate" in grouped):
         # Ending the turn before moving would only waste the turn; keep games moving forward.
         del grouped["end_turn"]
+    if len(grouped) == 1:
+        (only,) = grouped.values()
+        return only[0] if len(only) == 1 else rng.choice(only)
     types = sorted(grouped)
-    kind = rng.choices(types, [RANDOM_WEIGHTS.get(t, 1.0) for t in types])[0]
+    weights = [RANDOM_WEIGHTS.get(t, 1.0) for t in types]
+    point = rng.random() * sum(weights)
+    kind = types[-1]
+    for name, weight in zip(types, weights, strict=True):
+        point -= weight
+        if point < 0:
+            kind = name
+            break
     return rng.choice(grouped[kind])
 
 
