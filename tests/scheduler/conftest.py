@@ -5,9 +5,7 @@ import asyncio
 import os
 import socket
 import uuid
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from email import message_from_bytes, policy
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -15,6 +13,7 @@ from aiosmtpd.controller import Controller
 
 from server.db import dispose_engine, get_engine
 from server.migrate import upgrade
+from tests.scheduler.helpers import Clock, MailHandler, Table
 
 POSTGRES_URL = os.environ.get(
     "IRIDESCIA_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -33,8 +32,12 @@ def db_url(request, tmp_path):
         return
     schema = f"sched_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(POSTGRES_URL)
-    with admin.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        with admin.begin() as connection:
+            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except sa.exc.OperationalError as error:
+        admin.dispose()
+        pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_URL}: {error}", pytrace=False)
     url = f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
     try:
         upgrade(url)
@@ -51,47 +54,9 @@ def db_engine(db_url):
     return get_engine(db_url)
 
 
-class Clock:
-    """A time source the test moves: `clock()` is now, `clock.advance(hours=2)` moves it."""
-
-    def __init__(self, start: datetime):
-        self.now = start
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, **delta) -> datetime:
-        self.now += timedelta(**delta)
-        return self.now
-
-
 @pytest.fixture
 def clock():
     return Clock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
-
-
-@dataclass
-class Received:
-    sender: str
-    recipients: list[str]
-    message: object
-
-
-@dataclass
-class MailHandler:
-    """Accepts mail, or answers with `refuse` (e.g. "451 4.3.0 try later") while it is set."""
-
-    received: list[Received] = field(default_factory=list)
-    refuse: str | None = None
-    refused: int = 0
-
-    async def handle_DATA(self, server, session, envelope):
-        if self.refuse:
-            self.refused += 1
-            return self.refuse
-        message = message_from_bytes(envelope.original_content, policy=policy.default)
-        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), message))
-        return "250 Message accepted for delivery"
 
 
 def _free_port() -> int:
@@ -126,130 +91,6 @@ def app(db_url, tmp_path):
             "TESTING": True,
         }
     )
-
-
-@dataclass
-class Player:
-    name: str
-    email: str
-    id: int
-    token: str
-
-
-class Table:
-    """Players and games through the real API (the Flask test client), and a bot that plays the
-    humans' turns with an engine policy, sending each command with the expected version."""
-
-    def __init__(self, app):
-        self.app = app
-        self.client = app.test_client()
-        self.players: dict[int, Player] = {}
-
-    def _call(self, method, path, player=None, **body):
-        headers = {"Authorization": f"Bearer {player.token}"} if player else {}
-        response = getattr(self.client, method)(
-            f"/api/v1{path}", json=body or None, headers=headers
-        )
-        assert response.status_code < 300, (path, response.status_code, response.get_json())
-        return response.get_json()
-
-    def register(self, name: str) -> Player:
-        email = f"{name.lower()}@example.org"
-        data = self._call("post", "/users", name=name, email=email)
-        player = Player(name, email, data["id"], data["token"])
-        self.players[player.id] = player
-        return player
-
-    def new_game(self, creator: Player, others=(), seed="fixed", **settings) -> str:
-        """A started game; its secret seed is `seed`, so every test plays the same game."""
-        from unittest import mock
-
-        from server.games import service
-
-        with mock.patch.object(service, "new_seed", lambda: (seed, service.seed_hash(seed))):
-            game = self._call("post", "/games", creator, seats=1 + len(others), **settings)
-        for other in others:
-            self._call("post", "/games/join", other, code=game["join_code"])
-        if others:
-            self._call("post", f"/games/{game['id']}/start", creator)
-        return game["id"]
-
-    def game(self, game_id: str):
-        from server.db import app_engine, session_scope
-        from server.models import Game
-
-        with session_scope(app_engine(self.app)) as session:
-            return session.get(Game, game_id)
-
-    def state(self, game_id: str):
-        from server.db import app_engine, session_scope
-        from server.games.service import load_state
-        from server.models import Game
-
-        with session_scope(app_engine(self.app)) as session:
-            return load_state(session, session.get(Game, game_id))
-
-    def player_at(self, game_id: str, seat: int) -> Player | None:
-        data = self._call("get", f"/games/{game_id}", next(iter(self.players.values())))
-        for entry in data["players"]:
-            if entry["seat"] == seat and entry["user_id"] is not None:
-                return self.players.get(entry["user_id"])
-        return None
-
-    def play_one(self, game_id: str, policy=None, rng=None) -> bool:
-        """The human to act plays one command; False when no human is to act."""
-        import random
-
-        import engine
-        from engine.policies import greedy_policy
-
-        state = self.state(game_id)
-        seat = engine.current_player(state)
-        if seat is None or engine.pending_kind(state) in ("rhom", "removal"):
-            return False
-        player = self.player_at(game_id, seat)
-        if player is None:
-            return False
-        command = engine.command_to_dict(
-            (policy or greedy_policy)(state, seat, rng or random.Random(seat))
-        )
-        version = self.game(game_id).version
-        self._call(
-            "post", f"/games/{game_id}/commands", player, command=command, expected_version=version
-        )
-        return True
-
-    def play_at(self, game_id: str, now, player=None, policy=None) -> int:
-        """The human to act (or `player`, whoever is to act) plays their whole turn through the
-        server's command path at the time `now`; returns the seat that played."""
-        import random
-
-        import engine
-        from engine.policies import greedy_policy
-        from server.db import app_engine, session_scope
-        from server.games.service import apply_command, load_state
-        from server.models import Game
-
-        seat = engine.current_player(self.state(game_id))
-        player = player or self.player_at(game_id, seat)
-        rng = random.Random(seat)
-        while True:
-            with session_scope(app_engine(self.app)) as session:
-                game = session.get(Game, game_id)
-                state = load_state(session, game)
-                if engine.current_player(state) != seat:
-                    return seat
-                command = (policy or greedy_policy)(state, seat, rng)
-                apply_command(session, game, command, f"user:{player.id}", now)
-
-    def play_turn(self, game_id: str, policy=None) -> int:
-        """The human to act plays until the decision leaves their seat; returns that seat."""
-        import engine
-
-        seat = engine.current_player(self.state(game_id))
-        while engine.current_player(self.state(game_id)) == seat and self.play_one(game_id, policy):
-            pass
-        return seat
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import engine
 from server.db import app_engine, session_scope
 from server.models import Outbox, Seat
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import Clock
+from tests.scheduler.helpers import Clock
 
 
 def _mail(app, after_id=0):

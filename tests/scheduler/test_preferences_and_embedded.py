@@ -9,7 +9,7 @@ from server.db import app_engine, session_scope
 from server.models import Outbox, SchedulerTick
 from server.scheduler import start_embedded
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import Clock
+from tests.scheduler.helpers import Clock
 
 
 def _kinds(app, email):

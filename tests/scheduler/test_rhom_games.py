@@ -12,7 +12,7 @@ import engine
 from server.db import app_engine, session_scope
 from server.models import Outbox
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import Clock
+from tests.scheduler.helpers import Clock
 
 RHOM_DELAY = 30
 

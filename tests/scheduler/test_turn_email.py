@@ -9,7 +9,7 @@ from server import create_app
 from server.db import app_engine, session_scope
 from server.models import Outbox
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import Clock, Table
+from tests.scheduler.helpers import Clock, Table
 
 
 def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(

@@ -15,7 +15,7 @@ import engine
 from server.db import app_engine, session_scope
 from server.models import Command, Game, Outbox
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import Clock
+from tests.scheduler.helpers import Clock
 
 GAMES = 3
 
