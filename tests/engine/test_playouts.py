@@ -362,13 +362,6 @@ def _unlisted_type_commands(state, seat):
     ]
 
 
-def _known_sell_during_roll_bug(state, command) -> bool:
-    """legal_commands lists sells only up to the hold *before* a pending roll resolves, though a
-    sell resolves the roll first (test_a_sell_that_resolves_a_pending_roll_is_listed); until that
-    is fixed, such sells are left out of the comparison here."""
-    return command.type == "sell" and engine.pending_kind(state) == "roll"
-
-
 def check_legal_commands(state, rng):
     """Every listed command is accepted; mutated and other-seat commands are refused."""
     seat = engine.current_player(state)
@@ -393,8 +386,6 @@ def check_legal_commands(state, rng):
     for command in rng.sample(listed, min(6, len(listed))):
         candidates.update(_mutations(command, state, rng))
     for command in candidates - listed_set:
-        if _known_sell_during_roll_bug(state, command):
-            continue
         try:
             events = engine.decide(state, command, random.Random(1))
         except engine.RuleError:
@@ -426,24 +417,26 @@ def test_legal_commands_agree_with_decide_and_states_round_trip(config, many):
         play_checked(config, seed, policy, on_step)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: legal_commands bounds sell counts by the hold before the pending roll "
-    "resolves, but decide resolves the roll first and accepts the larger sale",
-)
 def test_a_sell_that_resolves_a_pending_roll_is_listed():
-    for _step, state in steps(make_options(1, True), "probe-1p-0", policies.random_policy):
-        if engine.pending_kind(state) != "roll":
-            continue
-        seat = engine.current_player(state)
-        listed = set(engine.legal_commands(state, seat))
-        for gem in data.GEMS:
-            for count in range(1, data.HOLD_LIMIT + 4):
-                command = engine.command_from_dict(
-                    {"type": "sell", "seat": seat, "gem": gem, "count": count}
-                )
-                try:
-                    engine.decide(state, command, random.Random(1))
-                except engine.RuleError:
-                    continue
-                assert command in listed, f"{engine.command_to_dict(command)} accepted, not listed"
+    """Found by the playouts: selling resolves a pending roll first, so the gems just mined may be
+    sold too, and legal_commands must list those larger sales."""
+    larger_sales = 0
+    for index in range(6):
+        for _step, state in steps(make_options(1, True), f"sell-roll-{index}", policies.random_policy):
+            if engine.pending_kind(state) != "roll":
+                continue
+            seat = engine.current_player(state)
+            listed = set(engine.legal_commands(state, seat))
+            hold = state.players[seat].hold
+            for gem in data.GEMS:
+                for count in range(hold[gem] + 1, data.HOLD_LIMIT + 2):
+                    command = engine.command_from_dict(
+                        {"type": "sell", "seat": seat, "gem": gem, "count": count}
+                    )
+                    try:
+                        engine.decide(state, command, random.Random(1))
+                    except engine.RuleError:
+                        continue
+                    larger_sales += 1
+                    assert command in listed, f"{engine.command_to_dict(command)} not listed"
+    assert larger_sales > 0, "no game sold gems from a pending roll: pick other seeds"
