@@ -21,6 +21,8 @@ def scheduler(once: bool) -> None:
     Example:
         IRIDESCIA_DATABASE_URL=postgresql+psycopg://me@127.0.0.1/iridescia iridescia-server scheduler
     """
+    from server.mail import SmtpUrlError
+    from server.mail.transport import announce
     from server.scheduler import run_standalone
     from server.scheduler.tick import Ticker
 
@@ -28,14 +30,22 @@ def scheduler(once: bool) -> None:
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     app = _app()
+    try:
+        ticker = Ticker(app)
+    except SmtpUrlError as error:
+        raise click.ClickException(str(error)) from None
     if once:
-        report = Ticker(app).tick()
+        announce(ticker.mail_settings)
+        report = ticker.tick()
         click.echo(
             f"{len(report.automatic)} automatic turn(s), {len(report.nudges)} reminder(s), "
             f"{report.sent} mail(s) sent"
         )
         return
-    run_standalone(app)
+    try:
+        run_standalone(app)
+    except ValueError as error:  # a bad IRIDESCIA_SCHEDULER_INTERVAL_SECONDS
+        raise click.ClickException(str(error)) from None
 
 
 @click.command()

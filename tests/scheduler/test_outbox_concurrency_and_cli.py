@@ -1,6 +1,7 @@
 """Two flushers at once send each message once; `iridescia-server outbox` lists and retries;
 the tick is recorded where the health endpoint finds it."""
 
+import logging
 import threading
 import time
 
@@ -103,3 +104,29 @@ def test_tick_flushes_to_eml_files_and_is_recorded_for_the_health_endpoint(
     assert len(list((tmp_path / "outbox").glob("*.eml"))) == 1
     health = app.test_client().get("/api/v1/health").get_json()
     assert health["scheduler"]["last_tick_at"].startswith("2026-03-01T12:00:00")
+
+
+def test_scheduler_once_runs_one_tick_and_says_what_it_did(
+    db_url, db_engine, clock, tmp_path, caplog
+):
+    _queue(db_engine, clock, 2)
+    env = {"IRIDESCIA_DATABASE_URL": db_url, "IRIDESCIA_OUTBOX_DIR": str(tmp_path / "mail")}
+    with caplog.at_level(logging.INFO):
+        result = CliRunner().invoke(server_cli, ["scheduler", "--once"], env=env)
+    assert result.exit_code == 0, result.output
+    assert result.output == "0 automatic turn(s), 0 reminder(s), 2 mail(s) sent\n"
+    assert (
+        f"IRIDESCIA_SMTP_URL is not set: emails are written as .eml files under {tmp_path / 'mail'}/"
+        in caplog.text
+    )
+    assert len(list((tmp_path / "mail").glob("*.eml"))) == 2
+
+
+def test_scheduler_refuses_a_bad_smtp_url_with_a_clear_message(db_url):
+    env = {"IRIDESCIA_DATABASE_URL": db_url, "IRIDESCIA_SMTP_URL": "mail.example.org:25"}
+    result = CliRunner().invoke(server_cli, ["scheduler", "--once"], env=env)
+    assert result.exit_code == 1
+    assert (
+        "Error: IRIDESCIA_SMTP_URL 'mail.example.org:25' must start with smtp:// or smtps://"
+        in result.output
+    )
