@@ -238,7 +238,8 @@ def rhom_turn(acc: Acc, rng: random.Random) -> None:
         if not _relocate(acc):
             next_turn(acc, rng)
             return
-        hexes = priority_reveals(acc.state, card) if card else first_reveals(acc.state, (1, 2))
+        # Relocated on its first turn (row 1 blocked): no card yet, so card 1's priority applies.
+        hexes = priority_reveals(acc.state, card or 1)
     icon = RHOM_CARDS[card].icon if card else None
     _enter(acc, target, _GAINS.get(icon, 1), rng)
     if icon == "merchant":

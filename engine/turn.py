@@ -40,6 +40,8 @@ def _where(state: State, seat: int) -> str:
 def reveal(acc: Acc, c: Reveal, rng: random.Random) -> None:
     s = acc.state
     t = s.turn
+    if t.phase in ("actions", "restore"):
+        raise IllegalCommand("you have already moved this turn; reveal comes before moving")
     if t.phase != "reveal":
         raise IllegalCommand("you have already revealed tiles this turn; now move your explorer")
     if len(set(c.hexes)) != len(c.hexes):
