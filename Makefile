@@ -42,4 +42,4 @@ openapi: $(STAMP)
 	$(BIN)/iridescia-server openapi > openapi.yaml.tmp && mv openapi.yaml.tmp openapi.yaml
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache *.egg-info
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis *.egg-info build dist
