@@ -12,7 +12,13 @@ from .state import Player, State, Turn
 
 def evolve(state: State | None, event: ev.Event) -> State:
     """The state after `event`; `state` is None only before game_started."""
-    return _apply(event, state)
+    rule = _RULES.get(event.__class__)
+    if rule is None:
+        rule = _RULES[event.__class__] = _apply.dispatch(event.__class__)
+    return rule(event, state)
+
+
+_RULES: dict[type, object] = {}  # singledispatch's choice per event class, looked up once
 
 
 @singledispatch

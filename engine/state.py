@@ -127,7 +127,7 @@ class State:
 def _shallow(obj):
     """A shallow copy, faster than copy.copy for these plain dataclasses."""
     new = object.__new__(obj.__class__)
-    new.__dict__.update(obj.__dict__)
+    new.__dict__ = obj.__dict__.copy()
     return new
 
 
