@@ -1,0 +1,117 @@
+"""Whole games through the HTTP API: the export replays to the same scores, and at many points no
+answer shows a player anything hidden from them."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from sqlalchemy import delete
+from sqlmodel import select
+
+import engine
+from server import create_app
+from server.db import get_engine, session_scope
+from server.games import service
+from server.games.cache import CACHE
+from server.models import Game, Snapshot
+from tests.server.play import (
+    assert_nothing_leaks,
+    create_started_game,
+    deck_tops,
+    face_down_tiles,
+    play_one,
+    seat_map,
+    secrets_hidden_from,
+)
+
+CHECK_EVERY = 8
+
+
+def authoritative_state(database_url: str, game_id: str):
+    with session_scope(get_engine(database_url)) as session:
+        game = session.get(Game, game_id)
+        return service.load_state(session, game), game.seed
+
+
+def check_hidden_information(client, database_url, game_id, seats) -> int:
+    state, seed = authoritative_state(database_url, game_id)
+    checked = 0
+    if engine.is_terminal(state):
+        return checked  # everything is revealed at the end
+    viewers = [(seat, player.headers) for seat, player in seats.items()] + [(None, {})]
+    for seat, headers in viewers:
+        secrets = secrets_hidden_from(state, seat, seed)
+        tops, face_down = deck_tops(state), face_down_tiles(state)
+        who = f"seat {seat}" if seat is not None else "a spectator"
+        answers = {
+            "view": client.get(f"/api/v1/games/{game_id}/view", headers=headers),
+            "feed": client.get(f"/api/v1/games/{game_id}/events?after=0", headers=headers),
+            "game": client.get(f"/api/v1/games/{game_id}", headers=headers),
+        }
+        if seat is not None:
+            answers["legal"] = client.get(f"/api/v1/games/{game_id}/legal", headers=headers)
+            answers["list"] = client.get("/api/v1/games", headers=headers)
+        for name, response in answers.items():
+            assert response.status_code == 200, (name, response.json)
+            assert_nothing_leaks(response.json, secrets, tops, face_down, f"{name} of {who}")
+            checked += 1
+        assert_nothing_leaks(client.get(f"/api/v1/games/{game_id}/export",
+                                        headers=headers).json, secrets, tops, face_down,
+                             f"export of {who}")
+    return checked
+
+
+def test_a_two_player_game_played_over_http_replays_from_its_export(database_url, register):
+    app = create_app({"DATABASE_URL": database_url, "SNAPSHOT_EVERY": 10})
+    client = app.test_client()
+    ada, bob = register("ada"), register("bob")
+    game = create_started_game(client, [ada, bob], public=True)
+    game_id = game["id"]
+    seats = seat_map(client, game_id, [ada, bob])
+    assert sorted(seats) == [0, 1]
+    rng = random.Random(20240611)
+    views_then: dict[int, dict] = {}
+    steps = checks = 0
+    while play_one(client, game_id, seats, rng) is not None:
+        steps += 1
+        assert steps < 5000, "the game does not end"
+        if steps % CHECK_EVERY == 0:
+            checks += check_hidden_information(client, database_url, game_id, seats)
+        if steps % 40 == 0:
+            view = client.get(f"/api/v1/games/{game_id}/view", headers=seats[0].headers).json
+            views_then[view["version"]] = view
+    assert checks > 60
+
+    final = client.get(f"/api/v1/games/{game_id}", headers=ada.headers).json
+    assert final["status"] == "finished"
+    export = client.get(f"/api/v1/games/{game_id}/export", headers=bob.headers)
+    assert export.status_code == 200
+    log = export.json
+    assert hashlib.sha256(log["seed"].encode()).hexdigest() == game["seed_hash"] == log["seed_hash"]
+    assert len(log["events"]) == final["version"]
+
+    # Re-decide every command offline with the revealed seed: the same events, the same scores.
+    state = None
+    for entry in log["commands"]:
+        command = engine.command_from_dict(entry["command"])
+        events = engine.decide(state, command, engine.rng_for(log["seed"], entry["version"]))
+        stored = log["events"][entry["version"]:entry["version"] + len(events)]
+        assert [engine.event_to_dict(e) for e in events] == [e["payload"] for e in stored]
+        state = engine.replay(events, state)
+    assert engine.is_terminal(state)
+    assert engine.outcome(state).to_dict() == log["outcome"]
+    final_view = client.get(f"/api/v1/games/{game_id}/view", headers=ada.headers).json
+    assert final_view["outcome"] == log["outcome"]
+    assert final_view["over"] is True
+
+    # Earlier views are as they were; snapshots and the cache change nothing.
+    with session_scope(get_engine(database_url)) as session:
+        assert session.exec(select(Snapshot)).first() is not None
+        session.execute(delete(Snapshot))
+    CACHE.clear()
+    for version, view in views_then.items():
+        again = client.get(f"/api/v1/games/{game_id}/view?version={version}",
+                           headers=seats[0].headers)
+        assert again.json == view
+    assert client.get(f"/api/v1/games/{game_id}/view", headers=ada.headers).json == final_view
