@@ -331,7 +331,8 @@ class RoyaltyTokenTaken(Event):
 class TileRemoved(Event):
     seat: int
     hex: str
-    tile: str
+    tile: str | None  # None in the redacted form when it was face down
+    face_down: bool = False
     type = "tile_removed"
 
 

@@ -152,4 +152,6 @@ def redact_event(event: dict, seat: int | None) -> dict:
         out["deck"] = len(event["deck"])
     elif kind == "objective_discarded" and event.get("seat") != seat:
         out["objective"] = None
+    elif kind == "tile_removed" and event.get("face_down"):
+        out["tile"] = None
     return out

@@ -159,6 +159,8 @@ def test_rulings_5_castle_royalty_token_then_removal_turns_then_the_end():
     with pytest.raises(IllegalCommand, match="the Castle row stays"):
         decide(s, RemoveTile(first, "9a"), ScriptedRng())
     assert all(c.hex[0] != "9" for c in legal_commands(s, first))
+    removal = decide(s, RemoveTile(first, "1c"), ScriptedRng())[0]
+    assert redact_event(event_to_dict(removal), second)["tile"] is None, "a face-down tile stays hidden"
     s = apply(s, RemoveTile(first, "1c"))
     assert "1c" not in s.board and current_player(s) == second
     s = _finish(set_turn(s, second), second)
