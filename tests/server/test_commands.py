@@ -1,0 +1,249 @@
+"""Playing commands and reading views: versions, idempotency, authorisation, ETags, the feed."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from server.db import get_engine, session_scope
+from server.games import service
+from server.models import Event, Game, utcnow
+from tests.server.helpers import assert_error
+from tests.server.play import create_started_game, seat_map
+
+
+@pytest.fixture
+def game(client, ada, bob):
+    """A started 2-player game: (game id, {seat: player})."""
+    game = create_started_game(client, [ada, bob])
+    return game["id"], seat_map(client, game["id"], [ada, bob])
+
+
+def legal_of(client, game_id, player):
+    return client.get(f"/api/v1/games/{game_id}/legal", headers=player.headers).json
+
+
+def post(client, game_id, player, body, **headers):
+    return client.post(f"/api/v1/games/{game_id}/commands", json=body,
+                       headers={**player.headers, **headers})
+
+
+def test_a_legal_command_is_appended(client, game):
+    game_id, seats = game
+    mover = seats[0]
+    legal = legal_of(client, game_id, mover)
+    assert legal["seat"] == 0 and legal["commands"]
+    assert legal_of(client, game_id, seats[1])["commands"] == []
+    command = legal["commands"][0]
+    response = post(client, game_id, mover, {"command": command,
+                                             "expected_version": legal["version"]})
+    assert response.status_code == 201
+    body = response.json
+    assert body["version"] > legal["version"]
+    assert [e["seq"] for e in body["events"]] == list(range(legal["version"] + 1,
+                                                             body["version"] + 1))
+    assert all(e["actor"] == f"user:{mover.id}" for e in body["events"])
+    feed = client.get(f"/api/v1/games/{game_id}/events?after={legal['version']}",
+                      headers=mover.headers).json
+    assert feed["events"] == body["events"]
+
+
+def test_the_seat_defaults_to_the_callers(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    command = {k: v for k, v in legal["commands"][0].items() if k != "seat"}
+    response = post(client, game_id, seats[0], {"command": command,
+                                                "expected_version": legal["version"]})
+    assert response.status_code == 201, response.json
+
+
+def test_a_stale_version_answers_409_with_the_current_one(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    body = assert_error(post(client, game_id, seats[0], {"command": legal["commands"][0],
+                                                         "expected_version": 0}),
+                        409, f"at version {legal['version']}, you sent 0")
+    assert body["details"]["current_version"] == legal["version"]
+
+
+def test_if_match_carries_the_version(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    body = {"command": legal["commands"][0]}
+    wrong = assert_error(post(client, game_id, seats[0], body, **{"If-Match": '"1"'}), 412,
+                         "If-Match said 1")
+    assert wrong["details"]["current_version"] == legal["version"]
+    assert_error(post(client, game_id, seats[0], body, **{"If-Match": "soon"}), 422, "If-Match")
+    ok = post(client, game_id, seats[0], body, **{"If-Match": f'"{legal["version"]}"'})
+    assert ok.status_code == 201
+
+
+def test_no_version_at_all_answers_428(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    assert_error(post(client, game_id, seats[0], {"command": legal["commands"][0]}), 428,
+                 "expected_version")
+
+
+def test_an_illegal_command_answers_422_with_the_engines_reason(client, game):
+    game_id, seats = game
+    version = legal_of(client, game_id, seats[0])["version"]
+    body = assert_error(post(client, game_id, seats[0], {"command": {"type": "end_turn"},
+                                                         "expected_version": version}), 422)
+    assert body["message"] and "Internal" not in body["message"]
+    assert_error(post(client, game_id, seats[0], {"command": {"type": "fly_away"},
+                                                  "expected_version": version}), 422, "fly_away")
+    assert_error(post(client, game_id, seats[0], {"command": {"type": "move", "hex": "99z"},
+                                                  "expected_version": version}), 422)
+    assert_error(post(client, game_id, seats[0], {"command": {"type": "move", "seat": "x"},
+                                                  "expected_version": version}), 422, "seat")
+    assert_error(post(client, game_id, seats[0], {"expected_version": version}), 422, "command")
+    # nothing was appended
+    assert legal_of(client, game_id, seats[0])["version"] == version
+
+
+def test_playing_another_seat_answers_403(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    command = dict(legal["commands"][0], seat=0)
+    body = assert_error(post(client, game_id, seats[1], {"command": command,
+                                                         "expected_version": legal["version"]}),
+                        403, "seat 0 is not yours")
+    assert body["details"] == {"your_seat": 1}
+
+
+def test_outsiders_get_404_before_any_precondition(client, game, eve):
+    game_id, seats = game
+    # no version, wrong version, someone else's seat: a stranger learns only "not found"
+    for body in ({"command": {"type": "end_turn"}},
+                 {"command": {"type": "end_turn", "seat": 0}, "expected_version": 99}):
+        assert_error(post(client, game_id, eve, body), 404, game_id)
+    for path in ("", "/view", "/legal", "/events", "/export"):
+        assert_error(client.get(f"/api/v1/games/{game_id}{path}", headers=eve.headers), 404)
+    assert_error(client.get(f"/api/v1/games/{game_id}/view"), 404)
+    assert_error(client.post(f"/api/v1/games/{game_id}/commands",
+                             json={"command": {"type": "end_turn"}}), 401)
+
+
+def test_spectators_of_public_games_may_watch_but_not_play(client, ada, bob, eve):
+    game = create_started_game(client, [ada, bob], public=True)
+    view = client.get(f"/api/v1/games/{game['id']}/view")
+    assert view.status_code == 200 and view.json["viewer"] is None
+    assert all("objectives" not in p for p in view.json["players"])
+    assert client.get(f"/api/v1/games/{game['id']}/events").status_code == 200
+    assert client.get(f"/api/v1/games/{game['id']}/legal", headers=eve.headers).json[
+        "commands"] == []
+    assert_error(post(client, game["id"], eve, {"command": {"type": "end_turn"},
+                                                "expected_version": 1}), 403, "do not play")
+
+
+def test_an_idempotency_key_replays_the_stored_answer(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+    first = post(client, game_id, seats[0], body, **{"Idempotency-Key": "k-1"})
+    assert first.status_code == 201
+    again = post(client, game_id, seats[0], body, **{"Idempotency-Key": "k-1"})
+    assert again.status_code == 201
+    assert again.json == first.json
+    feed = client.get(f"/api/v1/games/{game_id}/events", headers=seats[0].headers).json
+    assert feed["version"] == first.json["version"]  # nothing appended the second time
+    other = dict(body, expected_version=first.json["version"])
+    assert_error(post(client, game_id, seats[0], other, **{"Idempotency-Key": "k-1"}), 422,
+                 "k-1", "another request")
+
+
+def test_the_view_has_an_etag_and_earlier_versions(client, game):
+    game_id, seats = game
+    player = seats[0]
+    view = client.get(f"/api/v1/games/{game_id}/view", headers=player.headers)
+    assert view.status_code == 200
+    version = view.json["version"]
+    assert view.headers["ETag"] == f'"{version}"'
+    assert view.json["viewer"] == 0
+    unchanged = client.get(f"/api/v1/games/{game_id}/view",
+                           headers={**player.headers, "If-None-Match": f'"{version}"'})
+    assert unchanged.status_code == 304 and unchanged.data == b""
+    legal = legal_of(client, game_id, player)
+    post(client, game_id, player, {"command": legal["commands"][0], "expected_version": version})
+    changed = client.get(f"/api/v1/games/{game_id}/view",
+                         headers={**player.headers, "If-None-Match": f'"{version}"'})
+    assert changed.status_code == 200 and changed.json["version"] > version
+    earlier = client.get(f"/api/v1/games/{game_id}/view?version={version}",
+                         headers=player.headers)
+    assert earlier.json == view.json
+    assert_error(client.get(f"/api/v1/games/{game_id}/view?version=9999",
+                            headers=player.headers), 422, "no version 9999")
+    assert_error(client.get(f"/api/v1/games/{game_id}/view?version=0",
+                            headers=player.headers), 422, "version")
+
+
+def test_the_feed_long_polls(app, client, game):
+    game_id, seats = game
+    version = legal_of(client, game_id, seats[0])["version"]
+    started = time.monotonic()
+    empty = client.get(f"/api/v1/games/{game_id}/events?after={version}&wait=0.6",
+                       headers=seats[0].headers)
+    assert empty.json == {"version": version, "events": []}
+    assert time.monotonic() - started >= 0.5
+
+    def play_soon():
+        time.sleep(0.4)
+        legal = legal_of(app.test_client(), game_id, seats[0])
+        post(app.test_client(), game_id, seats[0], {"command": legal["commands"][0],
+                                                    "expected_version": legal["version"]})
+
+    thread = threading.Thread(target=play_soon)
+    thread.start()
+    started = time.monotonic()
+    woken = client.get(f"/api/v1/games/{game_id}/events?after={version}&wait=10",
+                       headers=seats[0].headers)
+    thread.join()
+    assert time.monotonic() - started < 8
+    assert woken.json["events"] and woken.json["events"][0]["seq"] == version + 1
+    assert_error(client.get(f"/api/v1/games/{game_id}/events?after=-1",
+                            headers=seats[0].headers), 422, "after")
+
+
+def test_racing_commands_land_exactly_once(database_url, client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    command = legal["commands"][0]
+    engine_ = get_engine(database_url)
+    # Two deciders read the same version; the second to write must lose.
+    with session_scope(engine_) as session:
+        first_view = session.get(Game, game_id)
+    with session_scope(engine_) as session:
+        second_view = session.get(Game, game_id)
+    with session_scope(engine_) as session:
+        game_row = session.merge(first_view)
+        service.apply_command(session, game_row, command, "user:test", utcnow())
+    with pytest.raises(service.StaleVersion) as lost:
+        with session_scope(engine_) as session:
+            game_row = session.merge(second_view, load=False)
+            service.apply_command(session, game_row, command, "user:test", utcnow())
+    with session_scope(engine_) as session:
+        current = session.get(Game, game_id).version
+        seqs = [e.seq for e in session.exec(
+            __import__("sqlmodel").select(Event).where(Event.game_id == game_id))]
+    assert lost.value.current_version == current
+    assert seqs == list(range(1, current + 1))
+
+
+def test_racing_requests_land_exactly_once(app, client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+    statuses: list[int] = []
+
+    def attempt():
+        statuses.append(post(app.test_client(), game_id, seats[0], body).status_code)
+
+    threads = [threading.Thread(target=attempt) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201] + [409] * 5
