@@ -255,7 +255,7 @@ _PLAY_ITEM_PARSERS = {
 def _die(v: object, name: str) -> str:
     if isinstance(v, str):
         kind, _, rest = v.partition(":")
-        if kind == "roll" and rest.isdigit():
+        if kind == "roll" and rest.isdigit() and str(int(rest)) == rest:
             return v
         if kind == "market" and rest in GEMS:
             return v

@@ -78,6 +78,7 @@ def test_command_json_round_trip_is_exact(d):
         ({"type": "play_item", "seat": 0, "item": "epic_elixir", "hex": "3b"}, "does not take \\['hex'\\]"),
         ({"type": "play_item", "seat": 0, "item": "jolty_jackhammer"}, "played with modify_die"),
         ({"type": "modify_die", "seat": 0, "item": "jolty_jackhammer", "die": "die:1", "delta": 1}, "got 'die:1'"),
+        ({"type": "modify_die", "seat": 0, "item": "jolty_jackhammer", "die": "roll:01", "delta": 1}, "got 'roll:01'"),
         ({"type": "start_game", "seat": None, "options": {"players": 3, "rhom": True}, "player_ids": ["a", "b", "c"]}, "not 3 players"),
         ({"type": "start_game", "seat": None, "options": {"players": 2, "mining_cost": 2}, "player_ids": ["a", "b"]}, "got 2"),
     ],
