@@ -331,8 +331,7 @@ class RoyaltyTokenTaken(Event):
 class TileRemoved(Event):
     seat: int
     hex: str
-    tile: str | None  # None in the redacted form when it was face down
-    face_down: bool = False
+    tile: str | None  # None in the redacted form (it may have been face down)
     type = "tile_removed"
 
 

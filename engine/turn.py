@@ -186,7 +186,7 @@ def remove_tile(acc: Acc, c: RemoveTile, rng: random.Random) -> None:
     if c.hex not in removable_hexes(s):
         why = "the Castle row stays" if row_of(c.hex) == CASTLE_ROW else "it holds no tile"
         raise IllegalCommand(f"you cannot remove hex {c.hex}: {why}")
-    acc.emit(ev.TileRemoved(c.seat, c.hex, s.board[c.hex], c.hex not in s.revealed))
+    acc.emit(ev.TileRemoved(c.seat, c.hex, s.board[c.hex]))
     next_turn(acc, rng)
 
 

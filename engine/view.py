@@ -152,6 +152,7 @@ def redact_event(event: dict, seat: int | None) -> dict:
         out["deck"] = len(event["deck"])
     elif kind == "objective_discarded" and event.get("seat") != seat:
         out["objective"] = None
-    elif kind == "tile_removed" and event.get("face_down"):
+    elif kind == "tile_removed":
+        # The tile may have been face down; a revealed one was already named by tiles_revealed.
         out["tile"] = None
     return out
