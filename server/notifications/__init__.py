@@ -12,13 +12,13 @@ from datetime import datetime
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import select
 
+from server.games.service import SERVER_ACTOR
 from server.models import Game, Outbox, Seat, User
 from server.notifications.context import build_context
 from server.notifications.policy import Decision, Notice, Participant, after_events, wanted
 from server.notifications.render import render
 
 log = logging.getLogger(__name__)
-SERVER_ACTOR = "server"
 
 
 def participants(session, game: Game) -> list[Participant]:
