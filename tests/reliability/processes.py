@@ -78,8 +78,10 @@ class ServerProcess:
             time.sleep(0.1)
         pytest.fail(f"{self.name} did not answer within {STARTUP_SECONDS} s:\n{self.log()}")
 
-    def log(self) -> str:
-        return self.log_path.read_text()[-5000:]
+    def log(self, tail: int | None = 5000) -> str:
+        """The process's output (its last ``tail`` characters; None: all of it)."""
+        text = self.log_path.read_text()
+        return text if tail is None else text[-tail:]
 
     def kill(self) -> None:
         """SIGKILL the whole process group at once, as a power cut would."""
