@@ -18,6 +18,7 @@ import pytest
 import engine
 from engine import data, policies
 from engine.board import ALL_HEXES
+from engine.events import CoinsGained
 from engine.simulate import GameDidNotEnd, make_options, steps
 
 # (players, rhom) -> normal-run game count. 1 player always plays with the Rhom.
@@ -27,6 +28,7 @@ ALL_TILES = Counter(list(data.TILES))
 # A game lasts at most one turn per tile plus the removal turns; relocations add a few more.
 ALL_RELICS = Counter(list(data.RELICS))
 TILE_COUNT = len(ALL_TILES)
+ALL_GEMS = {gem: data.GEM_SUPPLY for gem in data.GEMS}
 TILE_ROW_5_UP = {t: tile.region in ("forest", "ruins", "castle") for t, tile in data.TILES.items()}
 TILE_EVENTS = {"game_started", "tile_collected", "tile_discarded", "tile_removed"}
 RELIC_EVENTS = {"game_started", "relic_restored", "relic_drawn", "relic_reserved"}
@@ -81,41 +83,45 @@ class Invariants:
                 self.fail(event, f"more than {MAX_TURNS} turns: the game does not end")
         self.check_rules(before, event, state)
 
+        # One pass over the players gathers every count; the messages are built only on failure.
         players = state.players
-        for gem in data.GEMS:
-            total = state.supply[gem] + sum(p.hold[gem] for p in players)
-            if total != data.GEM_SUPPLY:
-                self.fail(event, f"{total} {gem} in the game instead of {data.GEM_SUPPLY}")
-            if state.supply[gem] < 0 or any(p.hold[gem] < 0 for p in players):
-                self.fail(event, f"a negative count of {gem}")
-            if not 1 <= state.gem_values[gem] <= 6:
-                self.fail(event, f"{gem} is worth {state.gem_values[gem]}")
+        gems = dict(state.supply)
+        tiles = len(state.board) + self.out_of_game.total()
+        relics = len(state.relic_row) + len(state.relic_deck)
+        items = len(state.market) + len(state.item_deck) + len(state.item_discard)
+        stone = state.stone_pool + (state.turn.active_stone_dice if state.turn else 0)
+        negative = [gem for gem, count in gems.items() if count < 0]
+        points = []
         for p in players:
+            for gem, count in p.hold.items():
+                gems[gem] += count
+                if count < 0:
+                    negative.append(gem)
             if p.coins < 0:
                 self.fail(event, f"seat {p.seat} has {p.coins} coins")
-            if not 0 <= p.stone_dice <= data.STONE_DICE:
+            tiles += len(p.tiles)
+            relics += len(p.relics) + len(p.reserved_relics)
+            items += len(p.items)
+            stone += p.stone_dice
+            if p.stone_dice < 0:
                 self.fail(event, f"seat {p.seat} holds {p.stone_dice} stone dice")
-
-        # Counting is cheap enough for every event; the full multiset is compared when an event
-        # moves tiles or relics (or when a count is off), which is where a tile could be swapped.
-        tile_count = len(state.board) + sum(len(p.tiles) for p in players)
-        if tile_count + self.out_of_game.total() != TILE_COUNT or event.type in TILE_EVENTS:
+            points.append(p.points)
+        if gems != ALL_GEMS or negative:
+            self.fail(event, f"gems in the game: {gems} (negative counts of {negative}), "
+                      f"expected {data.GEM_SUPPLY} of each")
+        values = state.gem_values.values()
+        if min(values) < 1 or max(values) > 6:
+            self.fail(event, f"gem market values {state.gem_values}")
+        # The full multisets are compared when an event moves tiles or relics (or a count is off),
+        # which is where a tile or relic could be swapped for another.
+        if tiles != TILE_COUNT or event.type in TILE_EVENTS:
             self.check_tiles(event, state)
-        relic_count = len(state.relic_row) + len(state.relic_deck) + sum(
-            len(p.relics) + len(p.reserved_relics) for p in players
-        )
-        if relic_count != len(ALL_RELICS) or event.type in RELIC_EVENTS:
+        if relics != len(ALL_RELICS) or event.type in RELIC_EVENTS:
             self.check_relics(event, state)
-        items = len(state.market) + len(state.item_deck) + len(state.item_discard)
-        items += sum(len(p.items) for p in players)
         if items != self.item_count:
             self.fail(event, f"{items} item cards in the game instead of {self.item_count}")
-        stone = state.stone_pool + sum(p.stone_dice for p in players)
-        stone += state.turn.active_stone_dice if state.turn else 0
         if stone != data.STONE_DICE:
             self.fail(event, f"{stone} stone dice in the game instead of {data.STONE_DICE}")
-
-        points = [p.points for p in players]
         if self.points is not None and any(a < b for a, b in zip(points, self.points, strict=True)):
             self.fail(event, f"scores went down from {self.points} to {points}")
         self.points = points
@@ -440,3 +446,29 @@ def test_a_sell_that_resolves_a_pending_roll_is_listed():
                     larger_sales += 1
                     assert command in listed, f"{engine.command_to_dict(command)} not listed"
     assert larger_sales > 0, "no game sold gems from a pending roll: pick other seeds"
+
+
+def test_the_invariant_checker_catches_broken_states():
+    """The checker must be able to fail: feed it states with a gem, a tile, a relic, a stone die
+    or points gone, or coins below zero."""
+    check = Invariants("self-test")
+    for _step, state in steps(make_options(2), "self-test", policies.random_policy, on_event=check):
+        if len(state.players[0].tiles) >= 2 and state.players[0].points > 0:
+            break
+    neutral = CoinsGained(seat=0, amount=0, reason="self-test")
+    check(state, neutral, state)  # the untouched state passes
+
+    def broken(edit, message):
+        bad = state.copy()
+        edit(bad)
+        with pytest.raises(AssertionError, match=message):
+            check(state, neutral, bad)
+
+    broken(lambda s: setattr(s, "supply", {**s.supply, "emerald": s.supply["emerald"] - 1}),
+           "gems in the game")
+    broken(lambda s: setattr(s.edit_player(0), "tiles", s.players[0].tiles[1:]), "tiles lost")
+    broken(lambda s: setattr(s.edit_player(0), "points", s.players[0].points - 1),
+           "scores went down")
+    broken(lambda s: setattr(s.edit_player(1), "coins", -1), "has -1 coins")
+    broken(lambda s: setattr(s, "relic_row", s.relic_row[1:]), "relics not conserved")
+    broken(lambda s: setattr(s, "stone_pool", s.stone_pool + 1), "stone dice in the game")
