@@ -141,3 +141,14 @@ def test_rulings_8_the_rhom_takes_a_royalty_token_and_then_is_skipped():
     s = apply(s, RhomTurn(0), ScriptedRng([1]))
     assert s.players[0].finished and s.players[0].royalty_token == "scepter"
     assert s.turn.seat == 1 and pending_kind(s) == "turn"
+
+
+def test_rulings_8_on_a_rainbow_tile_the_rhom_takes_the_gem_in_highest_demand():
+    s = _rhom_at("2c", 1)
+    s = _clear(s, "2b", "2d", "3c")
+    s = place_tile(s, "3b", "desert_rainbow")
+    s = replace(s, relic_row=("sapphire_droid", "sapphire_chatelaine", "sapphire_sun_dial", "amethyst_ring", "citrine_amulet"))
+    before = dict(s.gem_values)
+    s = apply(s, RhomTurn(0), ScriptedRng([6]))
+    assert s.players[0].hold["sapphire"] == 1
+    assert s.gem_values == before, "a rainbow tile moves no market die"

@@ -149,3 +149,13 @@ def test_view_hides_face_down_tiles_and_other_objectives():
     spectator = view(s, None)
     assert all("objectives" not in p for p in spectator["players"])
     assert "item_deck" in spectator["market"] and isinstance(spectator["market"]["item_deck"], int)
+
+
+def test_rulings_3_a_player_holds_at_most_four_stone_dice():
+    s = new_game(2)
+    seat = s.turn.seat
+    s = place_tile(s, "3b", "canyon_amethyst_stone_die")
+    s = set_turn(set_player(s, seat, position="2c", stone_dice=4), seat, phase="move")
+    s = replace(s, stone_pool=1)
+    s = apply(s, Move(seat, "3b"))
+    assert s.players[seat].stone_dice == 4 and s.stone_pool == 1
