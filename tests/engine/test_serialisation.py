@@ -7,6 +7,7 @@ import random
 import pytest
 
 from engine import (
+    GameOver,
     InvalidCommand,
     Options,
     command_from_dict,
@@ -26,7 +27,7 @@ from engine import (
     state_to_dict,
 )
 from engine.api import legal_commands_by_probing
-from engine.commands import StartGame
+from engine.commands import EndTurn, StartGame
 from engine.events import EVENT_TYPES
 
 COMMANDS = [
@@ -122,6 +123,8 @@ def test_random_playout_ends_replays_from_json_and_agrees_with_decide(players, r
     assert json.dumps(result)
     for p in state.players:
         assert p.finished and 0 <= p.gems <= 7 and p.coins >= 0
+    with pytest.raises(GameOver, match="the game is over"):
+        decide(state, EndTurn(0), random.Random(0))
 
 
 def test_redacted_game_start_hides_layout_decks_and_other_objectives():
