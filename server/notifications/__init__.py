@@ -118,9 +118,14 @@ def _insert_once(session, row: Outbox) -> bool:
     dialect = session.get_bind().dialect.name
     insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
     values = {c.name: getattr(row, c.name) for c in Outbox.__table__.columns if c.name != "id"}
-    result = session.execute(
-        insert(Outbox).values(**values).on_conflict_do_nothing(index_elements=["dedupe_key"])
+    statement = (
+        insert(Outbox)
+        .values(**values)
+        .on_conflict_do_nothing(index_elements=["dedupe_key"])
+        .returning(Outbox.id)
     )
-    if result.rowcount:
+    # RETURNING says whether the row went in (rowcount is -1 for some drivers).
+    inserted = session.execute(statement).first() is not None
+    if inserted:
         log.info("queued %s mail for %s (%s)", row.kind, row.to_email, row.dedupe_key)
-    return bool(result.rowcount)
+    return inserted
