@@ -101,6 +101,24 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
         turn = AutomaticTurn(game.id, seat, kind, game.version, [engine.command_to_dict(command)])
         apply_command(session, game, command, SERVER_ACTOR, now)
         log.info("game %s: the server played the %s turn of seat %d", game.id, kind, seat)
+        row = _seat(session, game, seat)
+        if (
+            kind == "removal"
+            and game.removal_grace_hours > 0
+            and row
+            and row.user_id
+            and not row.absent
+        ):
+            # They were told it was their removal turn: tell them which tile went.
+            _tell(
+                session,
+                game,
+                row,
+                turn,
+                turn_started_at,
+                now,
+                "the grace period for choosing passed",
+            )
         return turn
     if kind not in HUMAN_DECISIONS:
         raise RuntimeError(f"game {game.id}: nothing automatic to do for pending kind {kind!r}")
@@ -139,11 +157,20 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
             "plays your turns at once until you send a command again)"
         )
     if row.user_id is not None:
-        participant = Participant(seat, row.kind, row.user_id, row.absent)
-        notice = played_for_you(game.id, participant, int(turn_started_at.timestamp()))
-        played = [_say(c) for c in turn.commands]
-        enqueue(session, game, state, [notice], now, {"reason": reason, "played": played})
+        _tell(session, game, row, turn, turn_started_at, now, reason)
     return turn
+
+
+def _tell(
+    session, game: Game, row: Seat, turn: AutomaticTurn, turn_started_at, now, reason
+) -> None:
+    from server.games.service import load_state
+
+    participant = Participant(row.seat, row.kind, row.user_id, row.absent)
+    notice = played_for_you(game.id, participant, int(turn_started_at.timestamp()))
+    played = [_say(c) for c in turn.commands]
+    state = load_state(session, game)
+    enqueue(session, game, state, [notice], now, {"reason": reason, "played": played})
 
 
 def _say(command: dict) -> str:

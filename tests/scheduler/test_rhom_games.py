@@ -49,6 +49,13 @@ def _removal_after_grace(app, table, ticker, clock, game_id) -> int:
     clock.now = game.automatic_due_at
     [turn] = ticker.tick().automatic
     assert (turn.kind, turn.commands[0]["type"]) == ("removal", "remove_tile")
+    key = (
+        f"{game_id}/t{int(game.turn_started_at.timestamp())}/played_for_you/seat{game.current_seat}"
+    )
+    with session_scope(app_engine(app)) as session:
+        body = session.exec(select(Outbox.text_body).where(Outbox.dedupe_key == key)).one()
+    assert "was played for you: the grace period for choosing passed." in body
+    assert f"  - remove tile (hex {turn.commands[0]['hex']})" in body
     return 1
 
 
