@@ -178,3 +178,29 @@ def test_rulings_5_solo_the_player_plays_on_alone_after_the_rhom_finishes():
     assert current_player(s) == 1 and pending_kind(s) == "turn"
     with pytest.raises(IllegalCommand):
         decide(s, RhomTurn(1), ScriptedRng())
+
+
+def test_rulings_5_restore_several_relics_including_the_one_just_revealed():
+    s = new_game(2)
+    seat = s.turn.seat
+    s = standing_on(s, seat, "3b", "canyon_emerald_points", hold={"sapphire": 4, "citrine": 2})
+    rest = tuple(r for r in s.relic_row + s.relic_deck if r not in ("sapphire_spyglass", "sapphire_droid"))
+    s = replace(s, relic_row=("sapphire_spyglass",) + rest[:4], relic_deck=("sapphire_droid",) + rest[4:])
+    s = apply(s, Restore(seat, "sapphire_spyglass"))
+    assert s.relic_row[0] == "sapphire_droid"
+    with pytest.raises(IllegalCommand, match="restoring the Sapphire Droid needs 1 more citrine"):
+        decide(s, Restore(seat, "sapphire_droid"), ScriptedRng())
+    s = set_player(s, seat, hold={"sapphire": 2, "citrine": 2})
+    s = apply(s, Restore(seat, "sapphire_droid"))
+    assert s.players[seat].relics == ("sapphire_spyglass", "sapphire_droid")
+    assert s.players[seat].points == 5 + 7
+
+
+def test_rulings_5_collecting_a_tile_raises_its_gem_value_and_six_crashes_to_one():
+    s = new_game(2)
+    seat = s.turn.seat
+    s = standing_on(s, seat, "3b", "canyon_emerald_points")
+    s = replace(s, gem_values={**s.gem_values, "emerald": 6})
+    s = apply(s, EndTurn(seat))
+    assert s.gem_values["emerald"] == 1
+    assert "3b" not in s.board and "canyon_emerald_points" in s.players[seat].tiles
