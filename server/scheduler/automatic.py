@@ -2,7 +2,8 @@
 
 - the Rhom's turn (`engine.policies.automatic_command`), once the game's Rhom delay has passed;
 - a removal turn, after the game's grace period: `automatic_command` removes the tile that hurts
-  the players still exploring the least (`engine.policies.default_removal`);
+  the players still exploring the least (`engine.policies.default_removal`); with a grace period
+  the player was told it was their turn, so they are told which tile went;
 - a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
   whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
