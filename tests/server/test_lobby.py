@@ -141,3 +141,30 @@ def test_the_game_list_holds_only_my_games(client, ada, bob):
     assert listed.status_code == 200
     assert [g["id"] for g in listed.json] == [mine["id"]]
     assert_error(client.get("/api/v1/games"), 401)
+
+
+def test_the_game_list_puts_my_turn_first_then_the_nearest_deadline(client, database_url, ada, bob):
+    from datetime import timedelta
+
+    from server.db import session_scope
+    from server.models import Game, utcnow
+    from tests.server.play import create_started_game
+
+    games = [create_started_game(client, [ada, bob]) for _ in range(4)]
+    open_game = create(client, ada)
+    now = utcnow()
+    hours = {game["id"]: h for game, h in zip(games, (3, 1, 4, 2), strict=True)}
+    with session_scope(get_engine(database_url)) as session:
+        for game_id, h in hours.items():
+            session.get(Game, game_id).deadline_at = now + timedelta(hours=h)
+    for player in (ada, bob):
+        listed = client.get("/api/v1/games", headers=player.headers).json
+        mine = sorted((g for g in listed if g["is_my_turn"]), key=lambda g: hours[g["id"]])
+        others = sorted((g for g in listed if not g["is_my_turn"] and g["id"] in hours),
+                        key=lambda g: hours[g["id"]])
+        expected = [g["id"] for g in mine + others]
+        if player is ada:
+            expected.append(open_game["id"])
+        assert [g["id"] for g in listed] == expected
+        assert all(g["is_my_turn"] == (g["my_seat"] == g["current_seat"]) for g in listed[:4])
+        assert listed[0]["deadline_at"] is not None

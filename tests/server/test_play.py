@@ -115,3 +115,42 @@ def test_a_two_player_game_played_over_http_replays_from_its_export(database_url
                            headers=seats[0].headers)
         assert again.json == view
     assert client.get(f"/api/v1/games/{game_id}/view", headers=ada.headers).json == final_view
+
+
+def test_a_solo_game_against_the_rhom_played_by_the_server(database_url, register):
+    """The human plays over HTTP; the Rhom's turns go through apply_command the way the
+    scheduler plays them. Nothing hidden leaks, and the export replays."""
+    from engine.policies import automatic_command
+    from server.models import utcnow
+
+    app = create_app({"DATABASE_URL": database_url})
+    client = app.test_client()
+    ada = register("ada")
+    game = client.post("/api/v1/games", json={"seats": 1, "public": True},
+                       headers=ada.headers).json
+    assert game["status"] == "active" and game["rhom"] is True
+    kinds = {p["seat"]: p["kind"] for p in game["players"]}
+    assert sorted(kinds.values()) == ["human", "rhom"] and kinds[0] == "rhom"
+    seats = {game["my_seat"]: ada}
+    rng = random.Random(99)
+    steps = 0
+    while True:
+        steps += 1
+        assert steps < 5000
+        if play_one(client, game["id"], seats, rng) is None:
+            with session_scope(get_engine(database_url)) as session:
+                row = session.get(Game, game["id"])
+                if row.status == "finished":
+                    break
+                state = service.load_state(session, row)
+                service.apply_command(session, row, automatic_command(state), "server", utcnow())
+        if steps % 10 == 0:
+            check_hidden_information(client, database_url, game["id"], seats)
+    log = client.get(f"/api/v1/games/{game['id']}/export", headers=ada.headers).json
+    assert {c["actor"] for c in log["commands"]} == {"server", f"user:{ada.id}"}
+    state = None
+    for entry in log["commands"]:
+        events = engine.decide(state, engine.command_from_dict(entry["command"]),
+                               engine.rng_for(log["seed"], entry["version"]))
+        state = engine.replay(events, state)
+    assert engine.outcome(state).to_dict() == log["outcome"]
