@@ -98,7 +98,7 @@ def test_every_notification_arrives_once_through_an_outage(database_url, tmp_pat
         games[game_id] = api.seats(game_id, first, [first, second])
 
     # Down: connection refused, every message waits its backoff.
-    _play(api, games, 12, rng)
+    _play(api, games, 6, rng)
     clock.now = utcnow()  # the notifications were queued at the real time
     down = tickers[0].tick()
     queued_while_down = len(_rows(db))
@@ -110,7 +110,7 @@ def test_every_notification_arrives_once_through_an_outage(database_url, tmp_pat
     controller.start()
     try:
         for _ in range(3):
-            _play(api, games, 6, rng)
+            _play(api, games, 3, rng)
             clock.now = utcnow() + timedelta(minutes=20 * (1 + _))
             assert tickers[0].tick().sent == 0
         assert mailbox.refused["451"] > 0 and mailbox.received == []

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import json
 import random
+from datetime import timedelta
 from typing import Any
 
+import pytest
 from sqlmodel import select
 
 import engine
 from engine.data import OBJECTIVES
 from server.db import session_scope
-from server.models import Event, Outbox
+from server.models import Event, Outbox, utcnow
+from server.scheduler.tick import Ticker
 from tests.reliability.helpers import dump_database, event_log, verify_log
 
 COMMANDS = 30
@@ -72,9 +75,13 @@ def _leaks(what: str, body: Any, secrets: dict[str, set[str]], decks: dict[str, 
     return found
 
 
-def test_nobody_sees_what_they_may_not(api, db, ada, bob, eve):
-    game_id = api.new_game(ada, [bob], public=True)
-    seats = api.seats(game_id, ada, [ada, bob])
+@pytest.mark.parametrize("table", ["two players", "solo against the Rhom"])
+def test_nobody_sees_what_they_may_not(app, api, db, ada, bob, eve, table):
+    others = [bob] if table == "two players" else []
+    game_id = api.new_game(ada, others, public=True, rhom_delay_seconds=0)
+    seats = api.seats(game_id, ada, [ada, *others])
+    # The scheduler plays the Rhom's turns (its clock an hour ahead: no delay to wait out).
+    ticker = Ticker(app, lambda: utcnow() + timedelta(hours=1))
     rng = random.Random(11)
     answers: dict[int, list] = {seat: [] for seat in seats}
     for _ in range(COMMANDS):  # play, keeping every answer each player was sent
@@ -82,6 +89,9 @@ def test_nobody_sees_what_they_may_not(api, db, ada, bob, eve):
         if info["status"] != "active":
             break
         seat = info["current_seat"]
+        if seat not in seats:
+            assert ticker.tick().automatic, f"the Rhom did not play in {game_id}"
+            continue
         legal = api.ok("GET", f"/games/{game_id}/legal", seats[seat])
         answers[seat].append(legal)
         answers[seat].append(api.ok("POST", f"/games/{game_id}/commands", seats[seat], {
@@ -122,14 +132,16 @@ def test_nobody_sees_what_they_may_not(api, db, ada, bob, eve):
     # The search finds each kind of secret where it is: in the whole state.
     raw = _leaks("state", engine.state_to_dict(state), _secrets(db, game_id, state, 0, seed),
                  _decks(state)) + _leaks("seed", {"seed": seed}, {"seed": {seed}}, {})
-    for kind in ("objective", "face-down tile", "item deck", "relic deck", "seed"):
+    kinds = ["face-down tile", "item deck", "relic deck", "seed"]
+    kinds += ["objective"] if others else ["rhom deck"]
+    for kind in kinds:
         assert any(kind in leak for leak in raw), (kind, raw)
 
     # The searches can find what they look for: each player's own objectives are in their view.
     for seat, player in seats.items():
         mine = api.ok("GET", f"/games/{game_id}/view", player)["players"][seat]["objectives"]
         assert mine == list(state.players[seat].objectives)
-    print(f"hidden information: {fetched} responses and the emails of {len(seats)} players "
+    print(f"hidden information ({table}): {fetched} responses and the emails of {len(seats)} players "
           f"searched at version {version}; no objective, deck order, face-down tile or seed")
 
 

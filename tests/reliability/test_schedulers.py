@@ -20,7 +20,7 @@ from tests.reliability.helpers import verify_log
 from tests.reliability.processes import ServerProcess
 
 GAMES = 10
-PLAY_SECONDS = 12.0
+PLAY_SECONDS = 10.0
 MOST_COMMANDS_PER_TURN = 40
 # A due Rhom turn later than this is a stall: ticks are 0.5 s apart, but a tick on a busy 2-core
 # machine takes seconds; a failed turn is retried only 5 minutes later.
