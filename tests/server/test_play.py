@@ -106,6 +106,12 @@ def test_a_two_player_game_played_over_http_replays_from_its_export(database_url
     assert final_view["over"] is True
 
     # Earlier views are as they were; snapshots and the cache change nothing.
+    CACHE.clear()  # states now come from the nearest snapshot plus the events after it
+    assert client.get(f"/api/v1/games/{game_id}/view", headers=ada.headers).json == final_view
+    for version, view in views_then.items():
+        again = client.get(f"/api/v1/games/{game_id}/view?version={version}",
+                           headers=seats[0].headers)
+        assert again.json == view
     with session_scope(get_engine(database_url)) as session:
         assert session.exec(select(Snapshot)).first() is not None
         session.execute(delete(Snapshot))
