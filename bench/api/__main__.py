@@ -26,11 +26,6 @@ TARGET_RATIO = 0.60
 TARGET_COMMAND_P99_MS = 30.0
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
-
-
 def summarize(records, seconds: float) -> dict[str, dict]:
     by_kind: dict[str, list] = defaultdict(list)
     for kind, status, elapsed in records:
@@ -45,8 +40,8 @@ def summarize(records, seconds: float) -> dict[str, dict]:
         summary[kind] = {
             "requests": len(rows),
             "per_second": len(rows) / seconds,
-            "p50_ms": percentile(latencies, 0.50),
-            "p99_ms": percentile(latencies, 0.99),
+            "p50_ms": load.percentile(latencies, 0.50),
+            "p99_ms": load.percentile(latencies, 0.99),
             "statuses": dict(sorted(statuses.items())),
         }
     return summary

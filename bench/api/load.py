@@ -49,6 +49,12 @@ class Http:
         return response.status, payload
 
 
+def percentile(values: list[float], fraction: float) -> float:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank); NaN when empty."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
 def expect(status: int, payload, wanted: int, what: str):
     if status != wanted:
         raise RuntimeError(f"{what}: expected {wanted}, got {status}: {payload}")

@@ -24,16 +24,12 @@ import time
 from pathlib import Path
 
 from bench.api import servers
+from bench.api.load import percentile
 from bench.scale import populate
 
 TARGET_LIST_P99_MS = 20.0
 TARGET_VIEW_P99_MS = 10.0
 TARGET_TICK_SECONDS = 1.0
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def timed_gets(port: int, path: str, tokens: list[str], count: int) -> list[float]:
@@ -67,6 +63,7 @@ def report(backend: str, what: str, latencies: list[float], target: float | None
 def build(url: str, args, rng: random.Random) -> dict:
     """Templates through the app, then copies; returns what the measurements need."""
     from server import create_app
+    from server.db import get_engine
 
     app = create_app({"DATABASE_URL": url, "RATE_LIMIT": 0, "TESTING": True})
     client = app.test_client()
@@ -87,7 +84,7 @@ def build(url: str, args, rng: random.Random) -> dict:
     users = [populate.register(client, f"u{i}", rng) for i in range(args.users)]
     by_id = {u["id"]: u["token"] for u in users}
     heavy = users[0]
-    engine = servers_engine(url)
+    engine = get_engine(url)
     started = time.perf_counter()
     counts = {"open": args.open, "active": args.active, "finished": args.finished}
     counts = {status: n for status, n in counts.items() if status in kinds}
@@ -116,14 +113,7 @@ def build(url: str, args, rng: random.Random) -> dict:
         "ordinary_tokens": [u["token"] for u in users[1:101]],
         "long_game": long_game,
         "short_game": short,
-        "app": app,
     }
-
-
-def servers_engine(url: str):
-    from server.db import get_engine
-
-    return get_engine(url)
 
 
 def measure_http(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
