@@ -274,7 +274,16 @@ class Commands(MethodView):
                  current_version=game.version)
         if game.status == "finished":
             fail(409, f"game {game.id} is over", game_id=game.id, current_version=game.version)
-        result = _apply(session, game, seat, user, data["command"], expected)
+        try:
+            result = _apply(session, game, seat, user, data["command"], expected)
+        except service.StaleVersion as error:
+            # A retry racing its own first attempt gets that attempt's answer.
+            stored = _stored_answer(session, user, key, request_hash)
+            if stored is not None:
+                return stored
+            fail(409, f"another command landed first; the game is at version "
+                      f"{error.current_version}: refresh and retry",
+                 current_version=error.current_version)
         if key is not None:
             session.add(IdempotencyRecord(user_id=user.id, key=key, request_hash=request_hash,
                                           status_code=201, response=result))
@@ -282,10 +291,22 @@ class Commands(MethodView):
             session.commit()
         except IntegrityError:
             session.rollback()
+            stored = _stored_answer(session, user, key, request_hash)
+            if stored is not None:
+                return stored
             current = session.get(Game, game.id, populate_existing=True)
             fail(409, f"another command landed first; the game is at version {current.version}: "
                       "refresh and retry", current_version=current.version)
         return result
+
+
+def _stored_answer(session, user: User, key: str | None, request_hash: str):  # noqa: ANN001, ANN202
+    if key is None:
+        return None
+    stored = session.get(IdempotencyRecord, (user.id, key), populate_existing=True)
+    if stored is None or stored.request_hash != request_hash:
+        return None
+    return stored.response, stored.status_code
 
 
 def _request_hash(game_id: str, data: dict) -> str:
@@ -337,9 +358,6 @@ def _apply(session, game: Game, seat, user: User, command: dict, expected: int) 
         fail(422, f"this is not a valid command: {error}", command=command)
     try:
         rows = service.apply_command(session, game, parsed, _actor(user), utcnow())
-    except service.StaleVersion as error:
-        fail(409, f"another command landed first; the game is at version {error.current_version}:"
-                  " refresh and retry", current_version=error.current_version)
     except engine.GameOver as error:
         fail(409, str(error), current_version=expected)
     except engine.RuleError as error:

@@ -247,3 +247,24 @@ def test_racing_requests_land_exactly_once(app, client, game):
     for thread in threads:
         thread.join()
     assert sorted(statuses) == [201] + [409] * 5
+
+
+def test_racing_retries_with_one_idempotency_key_all_get_the_one_answer(app, client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+    answers: list[tuple[int, dict]] = []
+
+    def attempt():
+        response = post(app.test_client(), game_id, seats[0], body, **{"Idempotency-Key": "r"})
+        answers.append((response.status_code, response.json))
+
+    threads = [threading.Thread(target=attempt) for _ in range(5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [status for status, _ in answers] == [201] * 5
+    assert all(answer == answers[0][1] for _, answer in answers)
+    feed = client.get(f"/api/v1/games/{game_id}/events", headers=seats[0].headers).json
+    assert feed["version"] == answers[0][1]["version"]
