@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import subprocess
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,6 +19,7 @@ from email import message_from_bytes, policy
 
 import pytest
 from aiosmtpd.controller import Controller
+from click.testing import CliRunner
 from sqlmodel import select
 
 from server import create_app
@@ -29,7 +29,7 @@ from server.mail.message import build_message
 from server.models import Outbox, utcnow
 from server.scheduler.tick import Ticker
 from tests.reliability.helpers import Api
-from tests.reliability.processes import free_port, server_command
+from tests.reliability.processes import free_port
 
 QUIET = {"reminder_interval_hours": 720, "turn_deadline_hours": 2160}  # no reminders, no deadlines
 GONE = "gone@example.org"
@@ -73,15 +73,17 @@ def _play(api: Api, games: dict, commands: int, rng: random.Random) -> None:
         api.play(game_id, seats, commands, rng)
 
 
-def _outbox_cli(database_url: str, tmp_path, *args: str) -> str:
-    env = {"IRIDESCIA_DATABASE_URL": database_url, "PATH": "/usr/bin:/bin"}
-    result = subprocess.run([server_command(), "outbox", *args], env=env, cwd=tmp_path,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+def _outbox_cli(database_url: str, *args: str) -> str:
+    """``iridescia-server outbox ARGS`` as an operator runs it (the same Click command)."""
+    from server.cli import main
+
+    result = CliRunner().invoke(main, ["outbox", *args],
+                                env={"IRIDESCIA_DATABASE_URL": database_url})
+    assert result.exit_code == 0, result.output
+    return result.output
 
 
-def test_every_notification_arrives_once_through_an_outage(database_url, tmp_path):
+def test_every_notification_arrives_once_through_an_outage(database_url):
     port = free_port()  # nothing listens yet: the server is down
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATE_LIMIT": 0,
                       "SMTP_URL": f"smtp://127.0.0.1:{port}?security=none&timeout=5",
@@ -139,11 +141,11 @@ def test_every_notification_arrives_once_through_an_outage(database_url, tmp_pat
         assert all("550 5.1.1" in row.last_error for row in parked)
 
         # The operator sees the parked mail, fixes the cause, queues it again: delivered once.
-        listing = _outbox_cli(database_url, tmp_path)
+        listing = _outbox_cli(database_url)
         for row in parked:
             assert f"{row.id}\tparked" in listing and GONE in listing and "550 5.1.1" in listing
         mailbox.gone_fixed = True
-        _outbox_cli(database_url, tmp_path, "--retry-all")
+        _outbox_cli(database_url, "--retry-all")
         clock.now += timedelta(minutes=1)
         tickers[1].tick()
         rows = _rows(db)

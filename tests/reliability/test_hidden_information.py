@@ -108,6 +108,8 @@ def test_nobody_sees_what_they_may_not(app, api, db, ada, bob, eve, table):
         who = player.name if player else "anonymous"
         bodies = [("game", api.ok("GET", f"/games/{game_id}", player)),
                   ("feed", api.ok("GET", f"/games/{game_id}/events?after=0", player))]
+        if seat is None:  # a spectator of a public game cannot take a seat with its code
+            assert bodies[0][1]["join_code"] is None, (who, bodies[0][1])
         bodies += [(f"view v{v}", api.ok("GET", f"/games/{game_id}/view?version={v}", player))
                    for v in range(1, version + 1)]
         status, export, _ = api.call("GET", f"/games/{game_id}/export", player)

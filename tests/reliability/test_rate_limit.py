@@ -54,6 +54,10 @@ def test_a_token_over_the_limit_gets_429_with_retry_after(limited_app, database_
     # Bob's token has its own budget.
     assert api.call("GET", f"/games/{game_id}", bob)[0] == 200
 
+    # Without a token the budget is the client address's (2 registrations spent it already).
+    statuses = [api.call("GET", "/health")[0] for _ in range(LIMIT - 1)]
+    assert statuses == [200] * (LIMIT - 2) + [429], statuses
+
 
 def test_concurrent_requests_over_the_limit_are_refused_exactly(limited_app, database_url):
     api = Api(limited_app.test_client())
