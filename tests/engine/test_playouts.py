@@ -1,6 +1,7 @@
 """Random playouts: complete games played through `decide`, with invariants checked after every event.
 
-The normal run plays GAMES_PER_CONFIG games for each table size (over 2,000 in all); `--many N`
+The normal run plays CONFIGS[table] games for each table size (2,050 in all), with the rule
+variants of RULINGS §9 spread over them (variants_for); `--many N`
 plays N times as many (`--many` alone: 10 times). Each game's log is also serialised to JSON and
 replayed from the start, and must give the same final state. On a smaller sample, every step's
 state survives a JSON round trip and `legal_commands` agrees with `decide` (see
@@ -237,14 +238,26 @@ class Invariants:
                     )
 
 
-def play_checked(config, seed: str, policy=policies.random_policy, on_step=None):
+def variants_for(config, index: int) -> dict:
+    """The rule variants of RULINGS §9, spread over the games: every third game mines at 3 coins,
+    every fifth scores leftover gems by type, every other 4-player game gives the 4th a Catapult."""
+    players, _ = config
+    return {
+        "mining_cost": 3 if index % 3 == 2 else 1,
+        "leftover_gems": "same_type" if index % 5 == 4 else "any",
+        "catapult_4th": players == 4 and index % 2 == 1,
+    }
+
+
+def play_checked(config, seed: str, policy=policies.random_policy, on_step=None, variants=None):
     """Play one game with the invariants checked; returns (steps, final state, checker)."""
     players, rhom = config
     check = Invariants(seed)
     played = []
     state = None
+    options = make_options(players, rhom, **(variants or {}))
     try:
-        for step, state in steps(make_options(players, rhom), seed, policy, on_event=check):
+        for step, state in steps(options, seed, policy, on_event=check):
             check.after_command(state, step)
             if on_step is not None:
                 on_step(step, state)
@@ -268,7 +281,7 @@ def test_random_games_keep_the_invariants_and_replay_from_json(config, many):
     outcomes = Counter()
     for index in range(games):
         seed = f"playout-{config_id(config)}-{index}"
-        played, state, _ = play_checked(config, seed)
+        played, state, _ = play_checked(config, seed, variants=variants_for(config, index))
         replayed = replayed_from_json(played)
         assert engine.state_to_dict(replayed) == engine.state_to_dict(state), seed
         totals = [seat["total"] for seat in engine.outcome(state).to_dict()["seats"]]
@@ -420,7 +433,7 @@ def test_legal_commands_agree_with_decide_and_states_round_trip(config, many):
             if not engine.is_terminal(state):
                 check_legal_commands(state, rng)
 
-        play_checked(config, seed, policy, on_step)
+        play_checked(config, seed, policy, on_step, variants_for(config, index))
 
 
 def test_a_sell_that_resolves_a_pending_roll_is_listed():
