@@ -1,11 +1,11 @@
 """Random playouts: complete games played through `decide`, with invariants checked after every event.
 
 The normal run plays CONFIGS[table] games for each table size (2,050 in all), with the rule
-variants of RULINGS §9 spread over them (variants_for); `--many N`
-plays N times as many (`--many` alone: 10 times). Each game's log is also serialised to JSON and
-replayed from the start, and must give the same final state. On a smaller sample, every step's
-state survives a JSON round trip and `legal_commands` agrees with `decide` (see
-test_legal_commands_agree_with_decide).
+variants of RULINGS §9 spread over them (variants_for); `--many N` plays N times as many
+(`--many` alone: 10 times; `--many 0.05` for a quick smoke run). Each game's log is also serialised
+to JSON and replayed from the start, and must give the same final state. On a smaller sample, every
+step's state survives a JSON round trip and `legal_commands` agrees with `decide`
+(test_legal_commands_agree_with_decide_and_states_round_trip).
 """
 
 from __future__ import annotations
