@@ -106,7 +106,7 @@ class CommandRequestSchema(ma.Schema):
         "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "
                        "seat defaults to yours",
         "example": {"type": "end_turn"}})
-    expected_version = fields.Integer(
+    expected_version = fields.Integer(strict=True,
         validate=validate.Range(min=0),
         metadata={"description": "The game version you decided against (or send If-Match)"})
 
