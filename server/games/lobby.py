@@ -7,7 +7,7 @@ import string
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import or_
+from sqlalchemy import and_
 from sqlmodel import Session, select
 
 from server.errors import fail
@@ -58,8 +58,15 @@ def seat_of(session: Session, game: Game, user: User | None) -> Seat | None:
 
 def visible_game(session: Session, game_id: str, user: User | None) -> tuple[Game, Seat | None]:
     """The game and the caller's seat; 404 unless the caller plays in it or it is public."""
-    game = session.get(Game, game_id)
-    seat = seat_of(session, game, user) if game is not None else None
+    if user is None:
+        game, seat = session.get(Game, game_id), None
+    else:  # one statement: this runs on every game request
+        row = session.exec(
+            select(Game, Seat)
+            .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == user.id))
+            .where(Game.id == game_id)
+        ).first()
+        game, seat = row if row is not None else (None, None)
     if game is None or (seat is None and not game.public):
         fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
     return game, seat
@@ -144,11 +151,29 @@ def is_my_turn(game: Game, seat: Seat | None) -> bool:
 
 
 def game_json(session: Session, game: Game, user: User | None) -> dict[str, Any]:
-    seat = seat_of(session, game, user)
-    rows = members(session, game)
-    names = {u.id: u.name for u in session.exec(
-        select(User).where(or_(*[User.id == m.user_id for m in rows if m.user_id is not None]))
-    )} if any(m.user_id is not None for m in rows) else {}
+    return games_json(session, [game], user)[0]
+
+
+def games_json(session: Session, games: list[Game], user: User | None) -> list[dict[str, Any]]:
+    """Games as the API shows them to ``user``, in two statements whatever their number."""
+    if not games:
+        return []
+    seats = session.exec(select(Seat, User.name).outerjoin(User, User.id == Seat.user_id)
+                         .where(Seat.game_id.in_([g.id for g in games]))).all()  # type: ignore[union-attr]
+    by_game: dict[str, list[tuple[Seat, str | None]]] = {}
+    for seat, name in seats:
+        by_game.setdefault(seat.game_id, []).append((seat, name))
+    return [_game_json(game, sorted(by_game.get(game.id, []), key=_member_order), user)
+            for game in games]
+
+
+def _member_order(pair: tuple[Seat, str | None]) -> tuple:
+    s = pair[0]
+    return (s.seat is None, s.seat if s.seat is not None else 0, s.joined_at, s.id or 0)
+
+
+def _game_json(game: Game, rows: list[tuple[Seat, str | None]], user: User | None) -> dict:
+    seat = next((m for m, _ in rows if user is not None and m.user_id == user.id), None)
     return {
         "id": game.id,
         "status": game.status,
@@ -160,9 +185,9 @@ def game_json(session: Session, game: Game, user: User | None) -> dict[str, Any]
         "settings": {name: getattr(game, name) for name in SETTING_NAMES},
         "players": [
             {"seat": m.seat, "user_id": m.user_id,
-             "name": names.get(m.user_id, "?") if m.kind == "human" else "Rhom",
+             "name": (name or "?") if m.kind == "human" else "Rhom",
              "kind": m.kind, "absent": m.absent}
-            for m in rows
+            for m, name in rows
         ],
         "version": game.version,
         "seed_hash": game.seed_hash,

@@ -77,7 +77,7 @@ class Games(MethodView):
         """Your games: those where it is your turn first, then by nearest deadline."""
         user = require_user()
         session = db_session()
-        return [lobby.game_json(session, game, user) for game in lobby.games_of(session, user)]
+        return lobby.games_json(session, lobby.games_of(session, user), user)
 
 
 @blp.route("/join")
