@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .api import outcome as final_outcome
 from .board import ROWS, region_of_row, row_hexes
 from .data import RHOM_CARDS, TILES
 from .rules import pending
@@ -90,12 +91,7 @@ def view(state: State, seat: int | None) -> dict:
         }
     outcome = None
     if over:
-        from .api import outcome as final
-
-        try:
-            outcome = final(state).to_dict()
-        except ImportError:  # final scoring not available yet
-            outcome = None
+        outcome = final_outcome(state).to_dict()
     return {
         "rules_version": state.rules_version,
         "options": state.options.to_dict(),
@@ -110,6 +106,7 @@ def view(state: State, seat: int | None) -> dict:
             "pending": pend,
             "extra_turn": t.extra,
             "number": t.number,
+            "tile_gem": t.tile_gem,
         },
         "board": _board(state),
         "market": {
