@@ -30,7 +30,7 @@ class ErrorSchema(ma.Schema):
 
 
 EXAMPLE_MESSAGES = {
-    400: "the request is malformed",
+    400: "the request body is not valid JSON",
     401: "send your API token as 'Authorization: Bearer <token>'",
     403: "seat 1 is not yours: you play seat 0",
     404: "there is no game 'k3x9q2' you can see",

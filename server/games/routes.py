@@ -58,7 +58,7 @@ class Games(MethodView):
     @blp.arguments(GameCreateSchema)
     @blp.response(201, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 422, 429)
+    @document_errors(400, 401, 413, 422, 429)
     def post(self, data: dict):
         """Create a game; you take the first seat. A 1-player (solo) game starts at once."""
         user = require_user()
@@ -85,7 +85,7 @@ class Join(MethodView):
     @blp.arguments(JoinSchema)
     @blp.response(200, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 404, 409, 422, 429,
+    @document_errors(400, 401, 404, 409, 413, 422, 429,
                      e404="no game has the join code 'x7k2': check it with whoever invited you",
                      e409="game k3x9q2ab is full (2 seats)")
     def post(self, data: dict):
@@ -115,7 +115,7 @@ class Invitations(MethodView):
     @blp.arguments(InvitationCreateSchema)
     @blp.response(201, InvitationSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 403, 404, 409, 422, 429, e404=E404,
+    @document_errors(400, 401, 403, 404, 409, 413, 422, 429, e404=E404,
                      e409="game k3x9q2ab has already started")
     def post(self, data: dict, game_id: str):
         """Invite someone by email: they are sent the join code."""
@@ -246,7 +246,7 @@ class Commands(MethodView):
     @blp.arguments(CommandRequestSchema)
     @blp.response(201, CommandResultSchema)
     @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
-    @document_errors(401, 403, 404, 409, 412, 422, 428, 429, e404=E404,
+    @document_errors(400, 401, 403, 404, 409, 412, 413, 422, 428, 429, e404=E404,
                      e403="seat 1 is not yours: you play seat 0")
     def post(self, data: dict, game_id: str):
         """Play one command against the version you saw. Stale: 409 with

@@ -32,7 +32,7 @@ def user_json(user: User) -> dict:
 class Users(MethodView):
     @blp.arguments(UserCreateSchema)
     @blp.response(201, NewUserSchema)
-    @document_errors(409, 422, 429)
+    @document_errors(400, 409, 413, 422, 429)
     def post(self, data: dict):
         """Register: returns your API token (once)."""
         session = db_session()
@@ -80,7 +80,7 @@ class Preferences(MethodView):
     @blp.arguments(PreferencesSchema)
     @blp.response(200, UserSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 422, 429)
+    @document_errors(400, 401, 413, 422, 429)
     def patch(self, data: dict):
         """Set your notification preferences."""
         user = require_user()
