@@ -103,9 +103,8 @@ def test_concurrent_retries_of_one_key_append_the_command_once(api, served, db, 
 
     created = [answer for status, answer in results if status == 201]
     others = [status for status, _ in results if status != 201]
-    assert created and all(answer == created[0] for answer in created), results
-    # A retry that raced the first request may be told the game moved on (409), never more.
-    assert set(others) <= {409}, results
+    # A retry that raced its own first attempt gets the stored answer too, not a 409.
+    assert others == [] and all(answer == created[0] for answer in created), results
     commands = [row for row in event_log(db, game_id) if row[0] == "command"]
     assert len(commands) == 2  # start_game and this one command, once
     status, again, _ = api.call("POST", f"/games/{game_id}/commands", player, body,
