@@ -21,6 +21,10 @@ def _freeze(v):
     return v
 
 
+# Values stored as they are: most event fields are one of these, and need no look inside.
+_SCALARS = frozenset({int, str, bool, type(None)})
+
+
 def _thaw(v):
     if isinstance(v, list | tuple):
         return [_thaw(x) for x in v]
@@ -35,7 +39,9 @@ class Event:
 
     def __post_init__(self):
         for name, v in self.__dict__.items():
-            if isinstance(v, list | dict) or (isinstance(v, tuple) and any(isinstance(x, list | dict) for x in v)):
+            if v.__class__ in _SCALARS:
+                continue
+            if isinstance(v, (list, dict)) or (isinstance(v, tuple) and any(isinstance(x, (list, dict)) for x in v)):
                 object.__setattr__(self, name, _freeze(v))
 
 
@@ -380,10 +386,17 @@ EVENT_TYPES: dict[str, type[Event]] = {
 }
 
 
+# Each event class's field names, in order (dataclasses.fields() costs more than the rest of a
+# conversion).
+FIELD_NAMES: dict[type[Event], tuple[str, ...]] = {
+    cls: tuple(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()
+}
+
+
 def event_to_dict(event: Event) -> dict:
     out = {"type": event.type, "v": SCHEMA_VERSION}
-    for f in fields(event):
-        out[f.name] = _thaw(getattr(event, f.name))
+    for name in FIELD_NAMES[event.__class__]:
+        out[name] = _thaw(getattr(event, name))
     return out
 
 
@@ -393,4 +406,4 @@ def event_from_dict(d: dict) -> Event:
     if d.get("v") != SCHEMA_VERSION:
         raise InvalidCommand(f"event {d['type']} has schema version {d.get('v')!r}, expected {SCHEMA_VERSION}")
     cls = EVENT_TYPES[d["type"]]
-    return cls(**{f.name: d[f.name] for f in fields(cls) if f.name in d})
+    return cls(**{name: d[name] for name in FIELD_NAMES[cls] if name in d})
