@@ -33,7 +33,7 @@ from .data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
 from .errors import RuleError
 from .rules import has_room, pending, reachable, relocation_targets, removable_hexes, revealable
 from .setup import RULES_VERSION
-from .state import State
+from .state import State, Turn
 
 __all__ = ["RULES_VERSION", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
 
@@ -155,18 +155,23 @@ def _roll_actions(state: State, seat: int) -> list[Command]:
         return []
     p = state.players[seat]
     out: list[Command] = []
-    dice = [f"market:{g}" for g in GEMS]
-    if t.roll is not None:
-        dice += [f"roll:{i}" for i in range(len(t.roll.values))]
     for item, deltas in (("jolty_jackhammer", (-1, 1)), ("dazzling_dynamite", (-2, -1, 1, 2))):
         if item in p.items:
-            out += [ModifyDie(seat, item, d, delta) for d in dice for delta in deltas]
+            out += [ModifyDie(seat, item, d, delta) for d in _die_names(t) for delta in deltas]
     if "lucky_libation" in p.items:
         if t.roll is not None:
             n = len(t.roll.values)
             out += [Reroll(seat, combo) for k in range(1, n + 1) for combo in combinations(range(n), k)]
         out += [RollMarket(seat, combo) for k in range(1, 5) for combo in combinations(GEMS, k)]
     return out
+
+
+def _die_names(t: Turn) -> list[str]:
+    """The dice an item may change: the market's, then the pending roll's."""
+    dice = [f"market:{g}" for g in GEMS]
+    if t.roll is not None:
+        dice += [f"roll:{i}" for i in range(len(t.roll.values))]
+    return dice
 
 
 def _actions(state: State, seat: int) -> list[Command]:
@@ -213,7 +218,11 @@ def _actions(state: State, seat: int) -> list[Command]:
 
 
 def _can_restore(p, relic: str) -> bool:
-    return all(p.hold[g] >= n for g, n in RELICS[relic].requires)
+    hold = p.hold
+    for gem, n in RELICS[relic].requires:  # a loop, not all(...): checked for every relic, every step
+        if hold[gem] < n:
+            return False
+    return True
 
 
 def _elixir_ok(state: State, seat: int) -> bool:

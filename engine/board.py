@@ -40,6 +40,9 @@ def _coords(row: int, index: int) -> tuple[int, int]:
 
 def parse_hex(name: str) -> tuple[int, int]:
     """(row, doubled column) of a hex name such as "5c"; raises HexNameError when off the board."""
+    coords = _COORDS.get(name) if isinstance(name, str) else None
+    if coords is not None:
+        return coords
     match = _NAME.match(name) if isinstance(name, str) else None
     if not match:
         raise HexNameError(f"{name!r} is not a hex name (expected a row 1-9 and a letter, like '3b')")
@@ -65,6 +68,9 @@ def row_hexes(row: int) -> tuple[str, ...]:
 
 
 ALL_HEXES: tuple[str, ...] = tuple(h for r in range(1, ROWS + 1) for h in row_hexes(r))
+# Every hex's coordinates, parsed once: distances are measured to every hex when relocating.
+_COORDS: dict[str, tuple[int, int]] = {}
+_COORDS.update((h, parse_hex(h)) for h in ALL_HEXES)
 
 
 def row_of(name: str) -> int:

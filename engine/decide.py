@@ -30,6 +30,7 @@ from .commands import (
 )
 from .errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
 from .events import Event
+from .rhom import rhom_turn
 from .rules import pending
 from .setup import start_game
 from .state import State
@@ -75,8 +76,6 @@ def decide(state: State | None, command: Command, rng: random.Random) -> list[Ev
     if t.kind == "rhom":
         if not isinstance(command, RhomTurn):
             raise IllegalCommand(f"the Rhom plays only rhom_turn, not {command.type}")
-        from .rhom import rhom_turn
-
         rhom_turn(acc, rng)
         return acc.events
     if t.kind == "removal":

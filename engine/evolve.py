@@ -7,18 +7,21 @@ from functools import singledispatch
 from . import events as ev
 from .data import RELICS, STONE_DICE, TILES
 from .options import Options
-from .state import Player, State, Turn
+from .state import Player, Roll, State, Turn
 
 
 def evolve(state: State | None, event: ev.Event) -> State:
     """The state after `event`; `state` is None only before game_started."""
-    rule = _RULES.get(event.__class__)
-    if rule is None:
-        rule = _RULES[event.__class__] = _apply.dispatch(event.__class__)
+    rule = _RULES.get(event.__class__) or _rule_for(event.__class__)
     return rule(event, state)
 
 
 _RULES: dict[type, object] = {}  # singledispatch's choice per event class, looked up once
+
+
+def _rule_for(cls: type):
+    rule = _RULES[cls] = _apply.dispatch(cls)
+    return rule
 
 
 @singledispatch
@@ -27,8 +30,10 @@ def _apply(event: ev.Event, state: State | None) -> State:
 
 
 def replay(events, state: State | None = None) -> State:
+    # evolve() inlined: the call is a fifth of a replay's time.
     for e in events:
-        state = evolve(state, e)
+        rule = _RULES.get(e.__class__) or _rule_for(e.__class__)
+        state = rule(e, state)
     return state  # type: ignore[return-value]
 
 
@@ -210,8 +215,6 @@ def _(e: ev.ObjectiveDiscarded, state: State) -> State:
 
 @_apply.register
 def _(e: ev.DiceRolled, state: State) -> State:
-    from .state import Roll
-
     s = state.copy()
     s.edit_turn().roll = Roll(e.kind, tuple(e.dice), tuple(e.stone))
     return s
@@ -230,8 +233,6 @@ def _(e: ev.DieModified, state: State) -> State:
 
 
 def _set_roll_values(s: State, changes: dict[int, int]) -> None:
-    from .state import Roll
-
     t = s.edit_turn()
     roll = t.roll
     assert roll is not None

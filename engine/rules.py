@@ -68,8 +68,8 @@ def on_tile(state: State) -> bool:
 
 def needs_objective_discard(p: Player, state: State) -> bool:
     return (
-        p.kind == "human"
-        and len(p.objectives) > 1
+        len(p.objectives) > 1  # the rarest condition first: asked before and after every command
+        and p.kind == "human"
         and p.position is not None
         and row_of(p.position) >= FOREST_ROW
         and on_tile(state)
@@ -84,8 +84,9 @@ def pending(state: State) -> dict | None:
     p = state.players[t.seat]
     if t.choosing_gem:
         return {"kind": "choose_gem"}
-    if p.gems > HOLD_LIMIT:
-        return {"kind": "give_gem", "count": p.gems - HOLD_LIMIT}
+    gems = sum(p.hold.values())  # p.gems; asked before and after every command
+    if gems > HOLD_LIMIT:
+        return {"kind": "give_gem", "count": gems - HOLD_LIMIT}
     if needs_objective_discard(p, state):
         return {"kind": "discard_objective"}
     if t.roll is not None:

@@ -106,12 +106,17 @@ class State:
     over: bool = False
 
     def copy(self) -> State:
-        return _shallow(self)
+        new = object.__new__(self.__class__)  # _shallow, inlined: every event copies the state
+        new.__dict__ = self.__dict__.copy()
+        return new
 
     def edit_player(self, seat: int) -> Player:
         """Replace players[seat] (on this already-copied state) by a copy and return it."""
-        p = _shallow(self.players[seat])
-        self.players = self.players[:seat] + (p,) + self.players[seat + 1 :]
+        players = self.players
+        before = players[seat]
+        p = object.__new__(before.__class__)  # _shallow, inlined: most events change a player
+        p.__dict__ = before.__dict__.copy()
+        self.players = players[:seat] + (p,) + players[seat + 1 :]
         return p
 
     def edit_turn(self) -> Turn:
