@@ -66,9 +66,12 @@ def secrets_hidden_from(state: Any, viewer: int | None, seed: str) -> set[str]:
 
 
 def deck_tops(state: Any) -> list[list]:
-    """The next three cards of every deck, in order: no answer may list them so."""
-    return [list(deck[:3]) for deck in (state.item_deck, state.relic_deck, state.rhom_deck)
-            if len(deck) >= 3]
+    """The next cards of every deck, in order: no answer may list them so. Relic and Rhom cards
+    are unique, so three in a row are enough; items come in copies (the market can show three in
+    the deck's order by chance), so it takes six."""
+    tops = [list(state.item_deck[:6])] if len(state.item_deck) >= 6 else []
+    tops += [list(deck[:3]) for deck in (state.relic_deck, state.rhom_deck) if len(deck) >= 3]
+    return tops
 
 
 def face_down_tiles(state: Any) -> dict[str, str]:
@@ -86,7 +89,9 @@ def assert_nothing_leaks(answer: Any, secrets: set[str], tops: list[list],
         if isinstance(value, list):
             for top in tops:
                 for start in range(len(value) - len(top) + 1):
-                    assert value[start:start + len(top)] != top, f"{where} shows a deck's order"
+                    assert value[start:start + len(top)] != top, (
+                        f"{where} shows a deck's next cards {top} in {value}: "
+                        f"{_context(answer, value)}")
         elif isinstance(value, dict):
             values = {v for v in value.values() if isinstance(v, str)}
             for hex_name, tile in face_down.items():
@@ -113,3 +118,20 @@ def _paths(value: Any, needles: set[str], path: str = ""):
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from _paths(item, needles, f"{path}.{key}")
+
+
+def _context(answer: Any, needle: list) -> Any:
+    """The smallest dict around ``needle`` (for a readable failure)."""
+    if isinstance(answer, dict):
+        if any(v is needle for v in answer.values()):
+            return answer
+        for v in answer.values():
+            found = _context(v, needle)
+            if found is not None:
+                return found
+    elif isinstance(answer, list):
+        for v in answer:
+            found = _context(v, needle)
+            if found is not None:
+                return found
+    return None
