@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 
+import pytest
 from sqlalchemy import delete
 from sqlmodel import select
 
@@ -44,6 +45,8 @@ def check_hidden_information(client, database_url, game_id, seats) -> int:
         secrets = secrets_hidden_from(state, seat, seed)
         tops, face_down = deck_tops(state), face_down_tiles(state)
         who = f"seat {seat}" if seat is not None else "a spectator"
+        with pytest.raises(AssertionError):  # the search does find secrets where they are
+            assert_nothing_leaks(engine.state_to_dict(state), secrets, tops, face_down, "state")
         answers = {
             "view": client.get(f"/api/v1/games/{game_id}/view", headers=headers),
             "feed": client.get(f"/api/v1/games/{game_id}/events?after=0", headers=headers),
