@@ -25,7 +25,10 @@ from server.scheduler.tick import Ticker
 from tests.reliability.helpers import dump_database, event_log, verify_log
 
 COMMANDS = 30
-DECK_RUN = 4  # this many deck cards in deck order, anywhere in one list, reveal the order
+# This many deck cards in deck order, anywhere in one list, reveal the order. Items come in three
+# copies of twelve, so a market seen earlier can match four cards of a reshuffled deck by chance:
+# the item deck needs a longer run before a match means a leak.
+DECK_RUN = {"item deck": 6, "relic deck": 4, "rhom deck": 4}
 
 
 def _secrets(db, game_id: str, state, viewer: int | None, seed: str) -> dict[str, set[str]]:
@@ -66,10 +69,11 @@ def _leaks(what: str, body: Any, secrets: dict[str, set[str]], decks: dict[str, 
              for secret in values if secret and secret in text]
     if not isinstance(body, str):
         for name, deck in decks.items():
-            runs = {tuple(deck[i:i + DECK_RUN]) for i in range(len(deck) - DECK_RUN + 1)}
+            run = DECK_RUN[name]
+            runs = {tuple(deck[i:i + run]) for i in range(len(deck) - run + 1)}
             for shown in _lists(body):
-                windows = {tuple(shown[i:i + DECK_RUN]) for i in range(len(shown) - DECK_RUN + 1)
-                           if all(isinstance(x, (str, int)) for x in shown[i:i + DECK_RUN])}
+                windows = {tuple(shown[i:i + run]) for i in range(len(shown) - run + 1)
+                           if all(isinstance(x, (str, int)) for x in shown[i:i + run])}
                 if runs & windows:
                     found.append(f"{what}: the {name} order {shown!r}")
     return found
