@@ -9,8 +9,10 @@
 - `automatic_command`: the Rhom's turn, and the server's default removal turn (it removes the tile
   that hurts the players still exploring the least, see `default_removal`).
 
-The greedy and cautious policies decide from `view(state, seat)`, so they only use what that seat may
-see. Every policy is deterministic given the state and the generator passed in.
+Each policy is a pair: `*_choice(view, commands, rng)` decides from what one seat may see (its
+`view` and its legal commands), so a client can run it on what the server shows it; `*_policy(state,
+seat, rng)` is the same choice made on an engine state. `choose(name, view, commands, rng)` picks by
+name. Every policy is deterministic given what it sees and the generator passed in.
 """
 
 from __future__ import annotations
@@ -70,7 +72,12 @@ def _by_type(commands) -> dict[str, list]:
 
 def random_policy(state, seat, rng):
     """A legal command chosen at random: first a command type, then a command of that type."""
-    grouped = _by_type(_commands(state, seat))
+    return random_choice(None, _commands(state, seat), rng)
+
+
+def random_choice(view, commands, rng):
+    """`random_policy` on a seat's legal commands (the view is not needed)."""
+    grouped = _by_type(commands)
     if "end_turn" in grouped and ("move" in grouped or "relocate" in grouped):
         # Ending the turn before moving would only waste the turn; keep games moving forward.
         del grouped["end_turn"]
@@ -103,9 +110,9 @@ def _relic_points(relic_id) -> int:
 class Seen:
     """A seat's view of the game, with the derived values the heuristics share."""
 
-    def __init__(self, state, seat):
-        self.view = v = engine.view(state, seat)
-        self.seat = seat
+    def __init__(self, view):
+        self.view = v = view
+        self.seat = seat = v["viewer"]
         self.players = v["players"]
         self.me = self.players[seat]
         self.values = v["market"]["gem_values"]
@@ -287,12 +294,17 @@ def _keep_roll(seen, commands, rng):
 
 def greedy_policy(state, seat, rng):
     """A one-step heuristic player: good enough to make simulated games look like real ones."""
-    grouped = _by_type(_commands(state, seat))
-    seen = Seen(state, seat)
+    return greedy_choice(engine.view(state, seat), _commands(state, seat), rng)
+
+
+def greedy_choice(view, commands, rng):
+    """`greedy_policy` on what one seat sees: its view and its legal commands."""
+    grouped = _by_type(commands)
+    seen = Seen(view)
     only = next(iter(grouped)) if len(grouped) == 1 else None
 
     if only == "remove_tile":
-        return default_removal(state, grouped["remove_tile"])
+        return default_removal(view, grouped["remove_tile"])
     for kind, decide in (
         ("choose_gem", _choose_gem),
         ("give_gem", _give_gem),
@@ -452,12 +464,17 @@ _CAUTIOUS_NEVER = {
 
 def cautious_policy(state, seat, rng):
     """A safe, boring turn for an absent player: no coin or item is ever spent."""
-    grouped = _by_type(_commands(state, seat))
+    return cautious_choice(engine.view(state, seat), _commands(state, seat), rng)
+
+
+def cautious_choice(view, commands, rng):
+    """`cautious_policy` on what one seat sees: its view and its legal commands."""
+    grouped = _by_type(commands)
     if set(grouped) == {"remove_tile"}:
-        return default_removal(state, grouped["remove_tile"])
+        return default_removal(view, grouped["remove_tile"])
     for kind in _CAUTIOUS_NEVER:
         grouped.pop(kind, None)
-    seen = Seen(state, seat)
+    seen = Seen(view)
     if "choose_gem" in grouped:
         return _choose_gem(seen, grouped["choose_gem"], rng)
     if "give_gem" in grouped:
@@ -477,7 +494,7 @@ def cautious_policy(state, seat, rng):
     if "end_turn" in grouped:
         return grouped["end_turn"][0]
     if not grouped:
-        raise ValueError(f"seat {seat} can only spend coins or items now")
+        raise ValueError(f"seat {view['viewer']} can only spend coins or items now")
     return _fallback(grouped, rng)
 
 
@@ -496,21 +513,29 @@ def automatic_command(state):
     commands = engine.legal_commands(state, seat)
     if kind == "rhom":
         return commands[0]
-    return default_removal(state, commands)
+    return default_removal(engine.view(state, None), commands)
 
 
-def default_removal(state, commands):
+CHOICES = {"random": random_choice, "greedy": greedy_choice, "cautious": cautious_choice}
+
+
+def choose(name, view, commands, rng):
+    """The command policy `name` ("random", "greedy", "cautious") picks from a seat's `view` and
+    legal `commands`: what a client that sees only the server's answers can run."""
+    if not commands:
+        raise ValueError(f"seat {view['viewer']} has nothing to decide now")
+    return CHOICES[name](view, commands, rng)
+
+
+def default_removal(view, commands):
     """The server's removal for a finished player who does not choose: the tile that hurts least.
 
     Preference: a tile behind every explorer still exploring (nobody can reach it any more), then
     the tile farthest from them; ties go to the lowest row, then the leftmost hex. Deterministic,
     so a removal played by the scheduler is the same whenever it runs.
     """
-    spectator = engine.view(state, None)
-    rows = {h["hex"]: row["row"] for row in spectator["board"] for h in row["hexes"]}
-    explorers = [
-        p.get("position") for p in spectator["players"] if not p.get("finished")
-    ]
+    rows = {h["hex"]: row["row"] for row in view["board"] for h in row["hexes"]}
+    explorers = [p.get("position") for p in view["players"] if not p.get("finished")]
     places = [_coordinates(p, rows) if p else (0, None) for p in explorers]
 
     def harm(command):

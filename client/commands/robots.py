@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import random
 import shlex
 
@@ -17,53 +16,16 @@ POLICY_NAMES = ("greedy", "random")
 WAIT_SECONDS = 20
 
 
-class RemoteGame:
-    """What a policy may know of a game the server holds: my view and my legal commands.
+def choose(policy: str, view: dict, commands: list[dict], rng: random.Random) -> dict:
+    """Run the engine's `policy` on the server's view and my legal commands; return command JSON.
 
-    The engine's policies decide from `engine.view(state, seat)` and
-    `engine.legal_commands(state, seat)` only, so a client can run them on what the server shows
-    it, without the hidden state. `answering_from_server` routes those two calls here.
+    The engine's policies decide from what one seat may see, so the client needs no hidden state.
     """
-
-    def __init__(self, view: dict, seat: int, commands: list):
-        self.view = view
-        self.seat = seat
-        self.commands = commands
-
-
-@contextlib.contextmanager
-def answering_from_server():
-    import engine
-
-    original_view, original_legal = engine.view, engine.legal_commands
-
-    def view(state, seat):
-        if isinstance(state, RemoteGame):
-            return state.view
-        return original_view(state, seat)
-
-    def legal_commands(state, seat):
-        if isinstance(state, RemoteGame):
-            return list(state.commands) if seat == state.seat else []
-        return original_legal(state, seat)
-
-    engine.view, engine.legal_commands = view, legal_commands
-    try:
-        yield
-    finally:
-        engine.view, engine.legal_commands = original_view, original_legal
-
-
-def choose(policy: str, view: dict, seat: int, commands: list[dict], rng: random.Random) -> dict:
-    """Run the engine's `policy` on the server's view and legal commands; return command JSON."""
     import engine
     from engine import policies
 
-    chooser = {"greedy": policies.greedy_policy, "random": policies.random_policy}[policy]
     parsed = [engine.command_from_dict(c) for c in commands]
-    with answering_from_server():
-        picked = chooser(RemoteGame(view, seat, parsed), seat, rng)
-    return engine.command_to_dict(picked)
+    return engine.command_to_dict(policies.choose(policy, view, parsed, rng))
 
 
 @click.command()
@@ -103,7 +65,7 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
             )
             continue
         view = game_helpers.fetch_view(api, game)
-        command = choose(policy, view, legal_now["seat"], commands, rng)
+        command = choose(policy, view, commands, rng)
         command.pop("seat", None)  # the server fills in my seat
         try:
             result = api.send_command(game, command, legal_now["version"])
