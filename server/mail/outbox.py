@@ -22,6 +22,9 @@ from server.models import Outbox
 
 log = logging.getLogger(__name__)
 CLAIM_LEASE = timedelta(minutes=10)
+# Messages leased per claim transaction: fewer commits, and small enough that a batch is sent
+# long before its lease runs out.
+CLAIM_BATCH = 20
 
 
 @dataclass
@@ -31,16 +34,16 @@ class FlushReport:
     parked: list[int] = field(default_factory=list)
 
 
-def _claim_one(session: Session, now: datetime) -> Outbox | None:
+def _claim(session: Session, now: datetime, count: int) -> list[Outbox]:
     statement = (
         select(Outbox)
         .where(Outbox.status == "pending")
         .where(or_(Outbox.next_attempt_at.is_(None), Outbox.next_attempt_at <= now))
         .order_by(Outbox.id)
-        .limit(1)
+        .limit(count)
         .with_for_update(skip_locked=True)
     )
-    return session.exec(statement).first()
+    return list(session.exec(statement))
 
 
 def flush_outbox(
@@ -53,63 +56,79 @@ def flush_outbox(
 ) -> FlushReport:
     """Send up to `limit` due messages; a 4xx waits with backoff, a 5xx is parked.
 
-    A message is leased (its next attempt pushed `CLAIM_LEASE` ahead) in a short transaction,
-    sent outside any transaction, then marked. A slow SMTP server thus never holds a database
-    lock, and a scheduler that dies mid-send leaves the message to be retried after the lease.
+    Messages are leased (their next attempt pushed `CLAIM_LEASE` ahead) `CLAIM_BATCH` at a time
+    in one short transaction, then each is built and sent outside any transaction and marked in
+    its own. A slow SMTP server thus never holds a database lock, a scheduler that dies mid-send
+    leaves its leased messages to be retried after the lease, and a message is marked sent as
+    soon as it is (a crash resends at most the one being sent, with the same Message-ID).
+    A message that cannot be built is parked with the error rather than blocking the queue.
     """
     rng = rng or random.Random()
     report = FlushReport()
+    remaining = limit
     with transport:
-        for _ in range(limit):
+        while remaining > 0:
             with session_scope(engine) as session:
-                row = _claim_one(session, now)
-                if row is None:
-                    break
-                row.attempts += 1
-                row.next_attempt_at = now + CLAIM_LEASE
-                session.add(row)
+                rows = _claim(session, now, min(CLAIM_BATCH, remaining))
+                for row in rows:
+                    row.attempts += 1
+                    row.next_attempt_at = now + CLAIM_LEASE
+                    session.add(row)
                 session.flush()
-                message = build_message(row, settings)
-                row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
-            try:
-                transport.send(message)
-            except DeliveryError as error:
-                failure = error
-            else:
-                failure = None
-            with session_scope(engine) as session:
-                row = session.get(Outbox, row_id)
-                if failure is None:
-                    row.status = "sent"
-                    row.sent_at = now
-                    row.last_error = None
-                    report.sent.append(row_id)
-                elif failure.temporary and attempts < MAX_ATTEMPTS:
-                    row.last_error = str(failure)[:2000]
-                    row.next_attempt_at = now + retry_delay(attempts, rng)
-                    report.retrying.append(row_id)
-                    log.warning(
-                        "mail %s to %s failed (attempt %d), retrying at %s: %s",
-                        key,
-                        to,
-                        attempts,
-                        row.next_attempt_at.isoformat(),
-                        failure,
-                    )
-                else:
-                    row.last_error = str(failure)[:2000]
-                    row.status = "parked"
-                    report.parked.append(row_id)
-                    log.error(
-                        "mail %s to %s parked after %d attempt(s): %s "
-                        "(see `iridescia-server outbox`)",
-                        key,
-                        to,
-                        attempts,
-                        failure,
-                    )
-                session.add(row)
+            if not rows:
+                break
+            remaining -= len(rows)
+            for row in rows:
+                _send_one(engine, transport, settings, now, rng, row, report)
     return report
+
+
+def _send_one(engine, transport, settings, now, rng, row: Outbox, report: FlushReport) -> None:
+    row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
+    failure: Exception | None = None
+    try:
+        message = build_message(row, settings)
+    except Exception as error:  # a message that cannot be built would block the queue
+        log.exception("mail %s to %s cannot be built", key, to)
+        failure = error
+        permanent = True
+    else:
+        permanent = False
+        try:
+            transport.send(message)
+        except DeliveryError as error:
+            failure = error
+    with session_scope(engine) as session:
+        row = session.get(Outbox, row_id)
+        if failure is None:
+            row.status = "sent"
+            row.sent_at = now
+            row.last_error = None
+            report.sent.append(row_id)
+        elif not permanent and failure.temporary and attempts < MAX_ATTEMPTS:
+            row.last_error = str(failure)[:2000]
+            row.next_attempt_at = now + retry_delay(attempts, rng)
+            report.retrying.append(row_id)
+            log.warning(
+                "mail %s to %s failed (attempt %d), retrying at %s: %s",
+                key,
+                to,
+                attempts,
+                row.next_attempt_at.isoformat(),
+                failure,
+            )
+        else:
+            row.last_error = str(failure)[:2000]
+            row.status = "parked"
+            report.parked.append(row_id)
+            log.error(
+                "mail %s to %s parked after %d attempt(s): %s (see `iridescia-server outbox`)",
+                key,
+                to,
+                attempts,
+                failure,
+            )
+        session.add(row)
 
 
 def list_messages(session: Session, status: str | None = "parked") -> list[Outbox]:

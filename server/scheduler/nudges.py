@@ -13,7 +13,7 @@ from server.db import session_scope
 from server.models import Game
 from server.notifications import enqueue
 from server.notifications.policy import Participant, deadline_warning, reminder
-from server.scheduler.claims import claim_game
+from server.scheduler.claims import claim_games
 from server.scheduler.timers import next_nudge, seat_row, warning_at
 
 log = logging.getLogger(__name__)
@@ -26,18 +26,38 @@ class Nudge:
     kind: str  # reminder | deadline_warning
 
 
+# Games nudged per transaction: one claim and one commit for several reminders.
+NUDGE_BATCH = 20
+
+
 def send_due_nudges(db, now: datetime, limit: int = 500) -> list[Nudge]:
+    """Nudge every game due at `now` (at most `limit` claimed), `NUDGE_BATCH` per transaction,
+    each game in a savepoint: a game that fails is rolled back alone, the ones before it in the
+    batch are committed, and then the error stops the step as before (the tick logs it)."""
     sent: list[Nudge] = []
-    for _ in range(limit):
+    claimed = 0
+    while claimed < limit:
+        failure: Exception | None = None
         with session_scope(db) as session:
-            game = claim_game(session, Game.next_reminder_at, now, set())
-            if game is None:
+            games = claim_games(
+                session, Game.next_reminder_at, now, set(), min(NUDGE_BATCH, limit - claimed)
+            )
+            if not games:
                 break
-            nudge = _nudge(session, game, now)
-            game.next_reminder_at = next_nudge(game, now)
-            session.add(game)
-        if nudge is not None:
-            sent.append(nudge)
+            claimed += len(games)
+            for game in games:
+                try:
+                    with session.begin_nested():
+                        nudge = _nudge(session, game, now)
+                        game.next_reminder_at = next_nudge(game, now)
+                        session.add(game)
+                except Exception as error:
+                    failure = error
+                    break
+                if nudge is not None:
+                    sent.append(nudge)
+        if failure is not None:
+            raise failure
     return sent
 
 

@@ -4,11 +4,12 @@ the seat marked absent and played at once, and the player coming back."""
 import logging
 from datetime import timedelta
 
+import pytest
 from sqlmodel import select
 
 import engine
 from server.db import app_engine, session_scope
-from server.models import Outbox, Seat
+from server.models import Game, Outbox, Seat
 from server.scheduler.tick import Ticker
 from tests.scheduler.helpers import Clock
 
@@ -112,3 +113,46 @@ def test_reminders_warning_automatic_turn_and_absent_seat(app, table, caplog):
     table.play_at(game_id, clock(), player=late)
     assert _seat(app, game_id, late_seat) == (0, False)
     assert ticker.tick().automatic == []
+
+
+def test_reminders_are_sent_in_batches_and_a_failing_game_stops_only_itself_and_the_rest(
+    app, table, monkeypatch
+):
+    from server.scheduler import nudges
+
+    monkeypatch.setattr(nudges, "NUDGE_BATCH", 2)
+    players = [table.register(f"P{n}") for n in range(6)]
+    games = [
+        table.new_game(
+            players[2 * n], [players[2 * n + 1]], seed=f"s{n}", reminder_interval_hours=1
+        )
+        for n in range(3)
+    ]
+    now = max(table.game(g).turn_started_at for g in games) + timedelta(hours=1, minutes=1)
+    with session_scope(app_engine(app)) as session:
+        order = [g.id for g in nudges.claim_games(session, Game.next_reminder_at, now, set(), 3)]
+    assert sorted(order) == sorted(games)
+    real = nudges._nudge
+
+    def failing(session, game, now):
+        if game.id == order[1]:
+            raise RuntimeError("this game cannot be nudged")
+        return real(session, game, now)
+
+    monkeypatch.setattr(nudges, "_nudge", failing)
+    with pytest.raises(RuntimeError):
+        nudges.send_due_nudges(app_engine(app), now)
+    reminded = [key for key in _keys(app) if "/reminder/" in key]
+    assert [key.split("/")[0] for key in reminded] == [order[0]]  # the one before it: committed
+    assert table.game(order[0]).next_reminder_at > now
+    assert table.game(order[1]).next_reminder_at <= now  # rolled back alone, due again
+
+    monkeypatch.setattr(nudges, "_nudge", real)
+    sent = nudges.send_due_nudges(app_engine(app), now)
+    assert sorted(n.game_id for n in sent) == sorted(order[1:])
+    assert sorted(key.split("/")[0] for key in _keys(app) if "/reminder/" in key) == sorted(games)
+
+
+def _keys(app):
+    with session_scope(app_engine(app)) as session:
+        return list(session.exec(select(Outbox.dedupe_key).order_by(Outbox.id)))

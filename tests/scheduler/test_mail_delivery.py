@@ -133,3 +133,35 @@ def test_without_smtp_mail_is_written_as_eml_files(db_engine, clock, tmp_path, c
     assert "Subject: Your turn 0" in files[0].read_text()
     assert "IRIDESCIA_SMTP_URL is not set" in caplog.text
     assert str(outbox_dir) in caplog.text
+
+
+def test_a_batch_of_mail_is_sent_in_order_and_a_message_that_cannot_be_built_is_parked(
+    db_engine, smtp_server, clock
+):
+    from unittest import mock
+
+    from server.mail import outbox
+
+    handler, port = smtp_server
+    _queue(db_engine, clock, count=45)  # more than one claim batch (outbox.CLAIM_BATCH)
+    settings = _settings(port)
+    real = outbox.build_message
+
+    def build(row, settings):
+        if row.subject == "Your turn 7":
+            raise ValueError("cannot build this one")
+        return real(row, settings)
+
+    with mock.patch.object(outbox, "build_message", build):
+        report = flush_outbox(db_engine, SmtpTransport(settings.smtp), settings, clock(), limit=44)
+
+    assert len(report.sent) == 43 and len(report.parked) == 1
+    assert [r.message["Subject"] for r in handler.received] == [
+        f"Your turn {n}" for n in range(44) if n != 7
+    ]
+    statuses = _statuses(db_engine)
+    assert statuses[7] == "parked" and statuses[44] == "pending"
+    with session_scope(db_engine) as session:
+        [parked] = list_messages(session)
+        assert parked.subject == "Your turn 7" and "cannot build this one" in parked.last_error
+        assert session.exec(select(Outbox).order_by(Outbox.id.desc())).first().attempts == 0
