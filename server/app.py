@@ -7,7 +7,7 @@ from typing import Any
 from flask import Flask
 from flask_smorest import Api
 
-from server import auth, db, errors
+from server import auth, db, errors, parsing
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -55,6 +55,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     errors.init_app(app)
     auth.init_app(app)
+    parsing.init_app(app)
 
     from server.games import service
     from server.games.routes import blp as games_blp

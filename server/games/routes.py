@@ -9,7 +9,6 @@ from typing import Any
 
 from flask import current_app, make_response, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -34,6 +33,7 @@ from server.games.schemas import (
     ViewSchema,
 )
 from server.models import Command, Event, Game, IdempotencyRecord, User, utcnow
+from server.parsing import Blueprint
 
 blp = Blueprint("games", __name__, description="Games: lobby, play, views, feed, export")
 

@@ -6,6 +6,8 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+# Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
+MAX_VERSION = 2**31 - 1
 
 
 class VariantsSchema(ma.Schema):
@@ -107,7 +109,7 @@ class CommandRequestSchema(ma.Schema):
                        "seat defaults to yours",
         "example": {"type": "end_turn"}})
     expected_version = fields.Integer(strict=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The game version you decided against (or send If-Match)"})
 
 
@@ -131,7 +133,7 @@ class FeedSchema(ma.Schema):
 
 
 class FeedQuerySchema(ma.Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
                            metadata={"description": "Only events with a greater seq"})
     wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600),
                         metadata={"description": "Seconds to wait for a new event (long poll; "
@@ -139,7 +141,7 @@ class FeedQuerySchema(ma.Schema):
 
 
 class ViewQuerySchema(ma.Schema):
-    version = fields.Integer(validate=validate.Range(min=1),
+    version = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION),
                              metadata={"description": "The view as it was at this version"})
 
 

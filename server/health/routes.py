@@ -5,7 +5,6 @@ from __future__ import annotations
 import marshmallow as ma
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import fields
 from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
@@ -15,6 +14,7 @@ from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
 from server.models import SchedulerTick, utcnow
+from server.parsing import Blueprint
 
 blp = Blueprint("health", __name__, description="Service health")
 

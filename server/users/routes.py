@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -12,6 +11,7 @@ from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
 from server.models import User
+from server.parsing import Blueprint
 from server.users.schemas import (
     NewUserSchema,
     PreferencesSchema,

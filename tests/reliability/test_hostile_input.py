@@ -199,9 +199,8 @@ def test_hostile_requests_get_a_clear_4xx_and_change_nothing(app, api, db, ada, 
 
 # Known bugs: each test below shows one, precisely, and passes once it is fixed.
 
-@pytest.mark.xfail(strict=True, reason="BUG: a JSON body nested ~1000 deep raises RecursionError in "
-                   "the JSON parser, answered 500 instead of 400 (any JSON endpoint)")
 def test_deeply_nested_json_is_a_400(api, db):
+    """Once a bug: the JSON parser's RecursionError answered 500."""
     before = event_log(db)
     status, body, _ = api.call("POST", "/users", data=b'{"name": ' + b"[" * 5000 + b"]" * 5000
                                + b"}", headers={"Content-Type": "application/json"})
@@ -209,32 +208,32 @@ def test_deeply_nested_json_is_a_400(api, db):
     assert event_log(db) == before
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: GET /games/{id}/events?after=N with N beyond 64 bits "
-                   "reaches the database (FeedQuerySchema.after has no upper bound): OverflowError "
-                   "on SQLite, out-of-range on PostgreSQL, answered 500")
-def test_feed_after_beyond_64_bits_is_a_422(api, ada):
+@pytest.mark.parametrize("query", [f"events?after={10**30}", f"events?after={2**31}",
+                                   f"view?version={10**30}"])
+def test_integers_beyond_32_bits_are_a_422(api, ada, query):
+    """Once a bug: an unbounded ``after`` reached the database (OverflowError on SQLite,
+    out of range on PostgreSQL) and answered 500."""
     game = api.ok("POST", "/games", ada, {"seats": 2})
-    status, body, _ = api.call("GET", f"/games/{game['id']}/events?after={10**30}", ada)
+    status, body, _ = api.call("GET", f"/games/{game['id']}/{query}", ada)
     assert status == 422, (status, body)
+    assert "less than or equal to 2147483647" in body["message"], body
 
 
-def test_nul_in_a_game_id_is_a_404(request, database_url, api, ada):
-    if database_url.startswith("postgresql"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "BUG: a game id with NUL (/games/%00/view) reaches psycopg, which refuses NUL in a "
-            "string (ValueError): 500 on PostgreSQL; SQLite answers 404")))
+def test_nul_in_a_game_id_is_a_404(api, ada):
+    """Once a bug: psycopg refuses NUL in a string (ValueError), answered 500 on PostgreSQL."""
     status, body, _ = api.call("GET", "/games/ab%00cd/view", ada)
     assert status == 404, (status, body)
 
 
-def test_nul_in_a_name_is_a_422(request, database_url, api, db):
-    if database_url.startswith("postgresql"):
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "BUG: a NUL character in a text field (POST /users name) reaches psycopg, which "
-            "refuses NUL in a string (ValueError): 500 on PostgreSQL; SQLite stores it")))
+def test_nul_in_a_name_is_a_422(api, db):
+    """Once a bug: psycopg refuses NUL in a string (ValueError), answered 500 on PostgreSQL;
+    SQLite stored it."""
+    before = event_log(db)
     status, body, _ = api.call("POST", "/users", json_body={"name": "a\x00b",
                                                              "email": "nul@example.org"})
-    assert status in (201, 422), (status, body)
+    assert status == 422, (status, body)
+    assert "name" in body["message"] and "NUL" in body["message"], body
+    assert event_log(db) == before
 
 
 def test_a_fractional_expected_version_is_refused(api, db, ada, bob):

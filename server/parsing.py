@@ -1,0 +1,65 @@
+"""Reading request input before any view or the database sees it.
+
+``Blueprint`` is flask-smorest's with a JSON parser that answers 400 for a body nested too deeply
+to parse (the stdlib parser raises RecursionError) and 422 for a NUL character anywhere in the
+body (PostgreSQL cannot store one in text). ``refuse_nul_in_path`` answers 404 for a path with a
+NUL: no resource can have one in its id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flask_smorest
+from flask import Flask, request
+from webargs.flaskparser import FlaskParser
+
+from server.errors import fail
+
+NUL = "\x00"
+
+
+class Parser(FlaskParser):
+    def _raw_load_json(self, req: Any) -> Any:
+        try:
+            data = super()._raw_load_json(req)
+        except RecursionError:
+            fail(400, "malformed JSON: the body is nested too deeply to read; send a flatter "
+                      "body")
+        where = _nul_in(data)
+        if where is not None:
+            fail(422, f"{where} contains a NUL character (\\u0000): remove it", field=where)
+        return data
+
+
+class Blueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = Parser()
+
+
+def _nul_in(data: Any) -> str | None:
+    """The path of the first key or string holding a NUL, e.g. ``command.gem``; None if none.
+    Iterative: the parser accepts bodies nested deeper than Python's recursion limit allows."""
+    stack: list[tuple[str, Any]] = [("the body", data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, str):
+            if NUL in value:
+                return path
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                child = key if path == "the body" else f"{path}.{key}"
+                if NUL in key:
+                    return f"the key {child!r}"
+                stack.append((child, item))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
+    return None
+
+
+def refuse_nul_in_path() -> None:
+    if NUL in request.path:
+        fail(404, "no such resource: the path contains a NUL character")
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(refuse_nul_in_path)
