@@ -84,8 +84,8 @@ class Game(SQLModel, table=True):
     reminder_interval_hours: int = Field(default=24)
     turn_deadline_hours: int = Field(default=72)
     absent_after_missed: int = Field(default=2)
-    rhom_delay_seconds: int = Field(default=10)
-    removal_grace_hours: int = Field(default=24)
+    rhom_delay_seconds: int = Field(default=0)
+    removal_grace_hours: int = Field(default=0)
     seed: str = Field(max_length=64)
     seed_hash: str = Field(max_length=64)
 

@@ -94,13 +94,17 @@ def games(app: App, as_json: bool) -> None:
               show_default=True, help="End scoring: 1 point per 2 gems of any types, or of one type.")
 @click.option("--catapult-4th", is_flag=True, help="4 players: the 4th starts with a Clever Catapult.")
 @click.option("--public", is_flag=True, help="Anyone may look at the game.")
-@click.option("--reminder-hours", type=click.FloatRange(min=0), help="Hours between reminders.")
-@click.option("--deadline-hours", type=click.FloatRange(min=0), help="Hours a player has per turn.")
+@click.option("--reminder-hours", type=click.IntRange(min=0),
+              help="Hours between reminders; 0 for none. [server default: 24]")
+@click.option("--deadline-hours", type=click.IntRange(min=0),
+              help="Hours a player has per turn; 0 for no deadline. [server default: 72]")
 @click.option("--absent-after", type=click.IntRange(min=1),
-              help="Missed deadlines after which a player counts as absent.")
-@click.option("--rhom-delay", type=click.FloatRange(min=0), help="Seconds before the Rhom plays.")
-@click.option("--removal-grace-hours", type=click.FloatRange(min=0),
-              help="Hours a finished player has to choose a removal before the server does.")
+              help="Missed deadlines after which a player counts as absent. [server default: 2]")
+@click.option("--rhom-delay", type=click.IntRange(min=0),
+              help="Seconds before the Rhom plays, so you can follow. [server default: 0]")
+@click.option("--removal-grace-hours", type=click.IntRange(min=0),
+              help="Hours a finished player has to choose a removal before the server does. "
+                   "[server default: 0, at once]")
 @json_option
 @pass_app
 @example("""

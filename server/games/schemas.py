@@ -36,13 +36,26 @@ class GameCreateSchema(ma.Schema):
     variants = fields.Nested(VariantsSchema, load_default=lambda: VariantsSchema().load({}))
     public = fields.Boolean(load_default=False,
                             metadata={"description": "Anyone may watch without a token"})
-    reminder_interval_hours = fields.Integer(load_default=24, validate=validate.Range(1, 24 * 30))
-    turn_deadline_hours = fields.Integer(load_default=72, validate=validate.Range(1, 24 * 90))
+    # strict: a fraction would be truncated, and 0.5 hours would silently mean "off".
+    reminder_interval_hours = fields.Integer(
+        load_default=24, strict=True, validate=validate.Range(0, 24 * 30),
+        metadata={"description": "Hours between reminders while it is your turn; 0: none"})
+    turn_deadline_hours = fields.Integer(
+        load_default=72, strict=True, validate=validate.Range(0, 24 * 90),
+        metadata={"description": "Hours a player has per turn before the server plays it; "
+                                 "0: no deadline"})
     absent_after_missed = fields.Integer(
-        load_default=2, validate=validate.Range(1, 50),
+        load_default=2, strict=True, validate=validate.Range(1, 50),
         metadata={"description": "Missed deadlines after which the server plays for the player"})
-    rhom_delay_seconds = fields.Integer(load_default=10, validate=validate.Range(0, 24 * 3600))
-    removal_grace_hours = fields.Integer(load_default=24, validate=validate.Range(0, 24 * 30))
+    rhom_delay_seconds = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(0, 24 * 3600),
+        metadata={"description": "Seconds the Rhom waits before playing, so humans can follow; "
+                                 "0: at once"})
+    removal_grace_hours = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(0, 24 * 30),
+        metadata={"description": "Hours a finished player has to choose a castle-row tile to "
+                                 "remove before the server removes one; 0: the server removes "
+                                 "it at once"})
 
     @ma.validates_schema
     def _check_players(self, data: dict, **_kwargs) -> None:

@@ -44,6 +44,24 @@ def test_game_options_are_validated(client, ada):
     assert_error(client.post("/api/v1/games", json={"seats": 2}), 401)
 
 
+def test_by_default_the_rhom_plays_at_once_and_the_server_removes_at_once(client, ada):
+    settings = create(client, ada)["settings"]
+    assert settings == {"reminder_interval_hours": 24, "turn_deadline_hours": 72,
+                        "absent_after_missed": 2, "rhom_delay_seconds": 0,
+                        "removal_grace_hours": 0}
+
+
+def test_zero_turns_reminders_and_deadlines_off_but_fractions_are_refused(client, ada):
+    settings = create(client, ada, reminder_interval_hours=0, turn_deadline_hours=0)["settings"]
+    assert settings["reminder_interval_hours"] == 0
+    assert settings["turn_deadline_hours"] == 0
+    # 0.5 would be truncated to 0 and silently turn the deadline off.
+    assert_error(client.post("/api/v1/games", json={"seats": 2, "turn_deadline_hours": 0.5},
+                             headers=ada.headers), 422, "turn_deadline_hours")
+    assert_error(client.post("/api/v1/games", json={"seats": 2, "reminder_interval_hours": -1},
+                             headers=ada.headers), 422, "reminder_interval_hours")
+
+
 def test_join_with_the_code_and_leave_before_the_start(client, ada, bob):
     game = create(client, ada)
     joined = client.post("/api/v1/games/join", json={"code": game["join_code"]},
