@@ -206,4 +206,25 @@ def leave(app: App, game: str, as_json: bool) -> None:
     click.echo(f"You left game {data.get('id', game)}.")
 
 
-COMMANDS = [games, new, invite, join, start, leave]
+@click.command()
+@game_argument
+@json_option
+@pass_app
+@example("iridescia back g7Kq2")
+def back(app: App, game: str, as_json: bool) -> None:
+    """Come back to GAME after missing deadlines.
+
+    After missed deadlines your seat counts as absent and the server plays your turns at once;
+    this clears that (and the count of missed turns), so your turns wait for you again.
+    """
+    data = app.api().post(f"/games/{game}/back")
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"Welcome back to game {data.get('id', game)}: the server waits for your turns "
+               "again.")
+    for line in game_lines(data):
+        click.echo(line)
+
+
+COMMANDS = [games, new, invite, join, start, leave, back]

@@ -34,6 +34,7 @@ from server.games.schemas import (
 )
 from server.models import Command, Event, Game, IdempotencyRecord, User, utcnow
 from server.parsing import Blueprint
+from server.scheduler import timers
 
 blp = Blueprint("games", __name__, description="Games: lobby, play, views, feed, export")
 
@@ -172,6 +173,37 @@ class Start(MethodView):
         except (service.StaleVersion, IntegrityError):
             session.rollback()
             fail(409, f"game {game.id} has already started", game_id=game.id)
+        return lobby.game_json(session, game, user)
+
+
+@blp.route("/<game_id>/back")
+class Back(MethodView):
+    @blp.response(200, GameSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 403, 404, 409, 429, e404=E404,
+                     e409="game k3x9q2ab is not being played: only an active game has absent "
+                          "seats")
+    def post(self, game_id: str):
+        """Come back after missed deadlines: your seat is no longer absent (and its missed
+        turns count from zero), so the server stops playing your turns at once."""
+        user = require_user()
+        session = db_session()
+        game, seat = lobby.visible_game(session, game_id, user)
+        seat = lobby.require_member(game, seat)
+        if game.status != "active":
+            fail(409, f"game {game.id} is not being played: only an active game has absent "
+                      "seats", game_id=game.id, game_status=game.status)
+        was_absent = seat.absent
+        seat.absent = False
+        seat.missed_turns = 0
+        session.add(seat)
+        if was_absent and game.current_seat == seat.seat:
+            # An absent seat's turn is due at once; give the player the turn's full time instead.
+            now = utcnow()
+            game.turn_started_at = now
+            session.flush()
+            timers.update_due_times(session, game, None, now)
+        session.commit()
         return lobby.game_json(session, game, user)
 
 

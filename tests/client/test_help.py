@@ -33,6 +33,7 @@ def test_the_tree_has_every_command_the_issue_names():
         "show", "legal", "reveal", "move", "relocate", "choose", "give", "mine", "keep", "reroll",
         "modify", "roll-market", "buy", "sell", "play", "restore", "end", "remove",
         "discard-objective", "watch", "wait", "autoplay", "log", "replay", "verify", "simulate",
+        "back",
     }
     assert wanted <= names, wanted - names
 

@@ -67,6 +67,28 @@ def test_lobby_commands(table):
     assert cli("bob", "leave", other["id"]).output == f"You left game {other['id']}.\n"
 
 
+def test_back_clears_an_absent_seat(table, live):
+    import sqlalchemy as sa
+
+    cli, game, _first, second, _seat = table
+    with live.db.begin() as connection:  # what the scheduler does after missed deadlines
+        connection.execute(sa.text(
+            "UPDATE seats SET absent = :yes, missed_turns = 2 WHERE game_id = :game "
+            "AND seat IS NOT NULL AND user_id = (SELECT id FROM users WHERE email = :email)"),
+            {"yes": True, "game": game, "email": f"{second}@example.org"})
+    came_back = cli(second, "back", game)
+    assert came_back.exit_code == 0, came_back.output
+    lines = came_back.output.splitlines()
+    assert lines[0] == f"Welcome back to game {game}: the server waits for your turns again."
+    assert lines[1].startswith(f"Game {game}: active, 2 seat(s)")
+    with live.db.connect() as connection:
+        rows = connection.execute(sa.text("SELECT absent, missed_turns FROM seats "
+                                          "WHERE game_id = :game"), {"game": game}).all()
+    assert sorted(tuple(row) for row in rows) == [(False, 0), (False, 0)]
+    unknown = cli(second, "back", "nosuchgame")
+    assert unknown.exit_code == 1 and "nosuchgame" in unknown.output
+
+
 def test_rotate_token_saves_the_new_one(table, isolated):
     cli, *_ = table
     path = isolated / "config" / "iridescia" / "config.toml"
