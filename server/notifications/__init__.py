@@ -21,11 +21,15 @@ from server.notifications.render import render
 log = logging.getLogger(__name__)
 
 
-def participants(session, game: Game) -> list[Participant]:
+def _seats(session, game: Game) -> list[Seat]:
     seats = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat.is_not(None))).all()
+    return sorted(seats, key=lambda s: s.seat)
+
+
+def participants(session, game: Game, seats: list[Seat] | None = None) -> list[Participant]:
     return [
         Participant(s.seat, s.kind, s.user_id, s.absent)
-        for s in sorted(seats, key=lambda s: s.seat)
+        for s in (_seats(session, game) if seats is None else seats)
     ]
 
 
@@ -41,21 +45,19 @@ def on_events_appended(
     session, game, state_before, state_after, events, actor, now
 ) -> list[Outbox]:
     """Queue what the events call for; also clear the acting player's missed turns."""
-    from server.scheduler.timers import update_due_times
+    from server.scheduler.timers import JUST_UPDATED, update_due_times
 
     before, after = _decision(state_before), _decision(state_after)
     # Only the seat holding the decision can act, so that is who acted (None: the server).
     actor_seat = before.seat if actor != SERVER_ACTOR else None
-    table = participants(session, game)
+    seats = _seats(session, game)
     if actor_seat is not None:
-        _back_in_the_game(session, game, actor_seat)
-        table = [
-            Participant(p.seat, p.kind, p.user_id, False) if p.seat == actor_seat else p
-            for p in table
-        ]
+        _back_in_the_game(session, seats, actor_seat)
+    table = participants(session, game, seats)
     # Emails quote the deadline, which the timers derive; they are idempotent, so the service's
     # own call after this one changes nothing.
     update_due_times(session, game, state_after, now)
+    session.info[JUST_UPDATED] = (session.get_transaction(), game.id, game.version, now)
     notices = after_events(
         game.id,
         table,
@@ -69,8 +71,8 @@ def on_events_appended(
     return enqueue(session, game, state_after, notices, now)
 
 
-def _back_in_the_game(session, game: Game, seat: int) -> None:
-    row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
+def _back_in_the_game(session, seats: list[Seat], seat: int) -> None:
+    row = next((s for s in seats if s.seat == seat), None)
     if row is not None and (row.missed_turns or row.absent):
         row.missed_turns, row.absent = 0, False
         session.add(row)

@@ -30,7 +30,25 @@ def format_time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _per_version(session, game: Game, what: str, compute):
+    """`compute()` once per game version and transaction: the emails of one command (every
+    player's game_over, a "played for you" and the next player's turn) share what they read.
+    Kept in the session's `info` with the transaction it belongs to."""
+    transaction = session.get_transaction()
+    cache = session.info.get("iridescia.email_context")
+    if cache is None or cache[0] is not transaction:  # a new transaction starts afresh
+        cache = session.info["iridescia.email_context"] = (transaction, {})
+    key = (what, game.id, game.version)
+    if key not in cache[1]:
+        cache[1][key] = compute()
+    return cache[1][key]
+
+
 def seat_names(session, game: Game) -> dict[int, str]:
+    return _per_version(session, game, "names", lambda: _seat_names(session, game))
+
+
+def _seat_names(session, game: Game) -> dict[int, str]:
     rows = session.exec(
         select(Seat, User)
         .join(User, Seat.user_id == User.id, isouter=True)
@@ -79,11 +97,16 @@ def happened_since_last_turn(session, game: Game, seat: int, names: dict[int, st
     """The events after the player's own last command, redacted for them (the last 40)."""
     import engine
 
-    own_last = session.exec(
-        select(Command.version, Command.command)
-        .where(Command.game_id == game.id)
-        .order_by(Command.version)
-    ).all()
+    own_last = _per_version(
+        session,
+        game,
+        "commands",
+        lambda: session.exec(
+            select(Command.version, Command.command)
+            .where(Command.game_id == game.id)
+            .order_by(Command.version)
+        ).all(),
+    )
     start = None
     for version, command in own_last:
         if command.get("seat") == seat:
