@@ -98,8 +98,8 @@ def games(app: App, as_json: bool) -> None:
               help="Hours between reminders; 0 for none. [server default: 24]")
 @click.option("--deadline-hours", type=click.IntRange(min=0),
               help="Hours a player has per turn; 0 for no deadline. [server default: 72]")
-@click.option("--absent-after", type=click.IntRange(min=1),
-              help="Missed deadlines after which a player counts as absent. [server default: 2]")
+@click.option("--absent-after", type=click.IntRange(min=0),
+              help="Missed deadlines in a row after which a player counts as absent; 0 for never. [server default: 2]")
 @click.option("--rhom-delay", type=click.IntRange(min=0),
               help="Seconds before the Rhom plays, so you can follow. [server default: 0]")
 @click.option("--removal-grace-hours", type=click.IntRange(min=0),

@@ -45,8 +45,9 @@ class GameCreateSchema(ma.Schema):
         metadata={"description": "Hours a player has per turn before the server plays it; "
                                  "0: no deadline"})
     absent_after_missed = fields.Integer(
-        load_default=2, strict=True, validate=validate.Range(1, 50),
-        metadata={"description": "Missed deadlines after which the server plays for the player"})
+        load_default=2, strict=True, validate=validate.Range(0, 50),
+        metadata={"description": "Missed deadlines in a row after which the seat is absent and "
+                                 "the server plays its turns at once; 0: never"})
     rhom_delay_seconds = fields.Integer(
         load_default=0, strict=True, validate=validate.Range(0, 24 * 3600),
         metadata={"description": "Seconds the Rhom waits before playing, so humans can follow; "

@@ -52,9 +52,11 @@ def test_by_default_the_rhom_plays_at_once_and_the_server_removes_at_once(client
 
 
 def test_zero_turns_reminders_and_deadlines_off_but_fractions_are_refused(client, ada):
-    settings = create(client, ada, reminder_interval_hours=0, turn_deadline_hours=0)["settings"]
+    settings = create(client, ada, reminder_interval_hours=0, turn_deadline_hours=0,
+                      absent_after_missed=0)["settings"]
     assert settings["reminder_interval_hours"] == 0
     assert settings["turn_deadline_hours"] == 0
+    assert settings["absent_after_missed"] == 0  # never treated as absent
     # 0.5 would be truncated to 0 and silently turn the deadline off.
     assert_error(client.post("/api/v1/games", json={"seats": 2, "turn_deadline_hours": 0.5},
                              headers=ada.headers), 422, "turn_deadline_hours")
