@@ -97,6 +97,7 @@ def test_reminders_warning_automatic_turn_and_absent_seat(app, table, caplog):
             (late.email, f"{g}: your turn was played for you")
         ]
         assert "your seat is now absent" in " ".join(rows[0].text_body.split())
+        assert f"iridescia back {game_id}" in rows[0].text_body  # how to take the seat back
     mail, last = _mail(app, last)
 
     # Absent: played as soon as it is their turn, without a mail each time.
