@@ -65,10 +65,10 @@ def database_url(request) -> Iterator[str]:
     """
     url = request.getfixturevalue(f"_migrated_{request.param}")
     yield url
-    _empty_every_table(url)
+    empty_every_table(url)
 
 
-def _empty_every_table(url: str) -> None:
+def empty_every_table(url: str) -> None:
     from sqlmodel import SQLModel
 
     import server.models  # noqa: F401  (registers the tables)

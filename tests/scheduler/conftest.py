@@ -2,51 +2,24 @@
 server on a free local port, and a clock the test moves by hand."""
 
 import asyncio
-import os
 import socket
-import uuid
 from datetime import UTC, datetime
 
 import pytest
-import sqlalchemy as sa
 from aiosmtpd.controller import Controller
 
-from server.db import dispose_engine, get_engine
-from server.migrate import upgrade
+from server.db import get_engine
+from tests.conftest import empty_every_table
 from tests.scheduler.helpers import Clock, MailHandler, Table
-
-POSTGRES_URL = os.environ.get(
-    "IRIDESCIA_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
-)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request, tmp_path):
-    """A migrated, empty database. PostgreSQL gets a schema of its own, so runs in parallel
-    never see each other's rows; an unreachable PostgreSQL fails the test."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'iridescia.db'}"
-        upgrade(url)
-        yield url
-        dispose_engine(url)
-        return
-    schema = f"sched_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(POSTGRES_URL)
-    try:
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    except sa.exc.OperationalError as error:
-        admin.dispose()
-        pytest.fail(f"PostgreSQL is not reachable at {POSTGRES_URL}: {error}", pytrace=False)
-    url = f"{POSTGRES_URL}?options=-csearch_path%3D{schema}"
-    try:
-        upgrade(url)
-        yield url
-    finally:
-        dispose_engine(url)
-        with admin.begin() as connection:
-            connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+def db_url(request):
+    """A migrated, empty database: the session's shared schema of tests/conftest.py, emptied after
+    each test. Parametrise it indirectly to pick one backend; an unreachable PostgreSQL fails."""
+    url = request.getfixturevalue(f"_migrated_{request.param}")
+    yield url
+    empty_every_table(url)
 
 
 @pytest.fixture
