@@ -16,13 +16,16 @@ from pathlib import Path
 from threading import Lock
 
 import sqlalchemy as sa
-from flask import Flask, current_app, g
+from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 _engines: dict[str, Engine] = {}
 _engines_lock = Lock()
 DEFAULT_BUSY_TIMEOUT_MS = 5000
+READ_ONLY_OPTION = "iridescia_read_only"
+# Requests with these methods never write (a test holds every GET to that).
+READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
 def get_engine(url: str, busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS) -> Engine:
@@ -43,10 +46,27 @@ def dispose_engine(url: str) -> None:
         engine.dispose()
 
 
+class WriteInReadOnlyTransaction(RuntimeError):
+    """A bug: a request that only reads (a GET) tried to write."""
+
+
+def _guard_read_only(engine: Engine) -> None:
+    @sa.event.listens_for(engine, "before_cursor_execute")
+    def _no_writes(connection, _cursor, statement, _parameters, context, _executemany):  # noqa: ANN001
+        if (
+            context is not None
+            and (context.isinsert or context.isupdate or context.isdelete)
+            and connection.get_execution_options().get(READ_ONLY_OPTION)
+        ):
+            raise WriteInReadOnlyTransaction(f"a read-only request tried to write: {statement}")
+
+
 def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return sa.create_engine(url, pool_pre_ping=True, future=True)
+        engine = sa.create_engine(url, pool_pre_ping=True, future=True)
+        _guard_read_only(engine)
+        return engine
     database = parsed.database or ""
     in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
     if not in_memory:
@@ -55,6 +75,7 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
     if in_memory:
         kwargs["poolclass"] = sa.pool.StaticPool
     engine = sa.create_engine(url, **kwargs)
+    _guard_read_only(engine)
 
     @sa.event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection, _record):  # noqa: ANN001
@@ -72,8 +93,13 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
     def _sqlite_begin(connection):  # noqa: ANN001
         # IMMEDIATE takes the write lock up front: a deferred transaction that read first and
         # then writes fails at once ("database is locked") when another writer got in between,
-        # whereas IMMEDIATE waits for the busy timeout. Transactions here are short.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        # whereas IMMEDIATE waits for the busy timeout. Transactions here are short. A read-only
+        # transaction (see `read_only`) takes no lock at all: in WAL mode it reads a snapshot
+        # while writers go on, instead of queueing behind them for the write lock.
+        if connection.get_execution_options().get(READ_ONLY_OPTION):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
@@ -96,6 +122,7 @@ def init_app(app: Flask) -> None:
     app.extensions["iridescia_db"] = get_engine(
         app.config["DATABASE_URL"], app.config["SQLITE_BUSY_TIMEOUT_MS"]
     )
+    app.extensions["iridescia_db_read_only"] = read_only(app.extensions["iridescia_db"])
 
     @app.teardown_appcontext
     def _close_session(exc: BaseException | None) -> None:
@@ -110,10 +137,20 @@ def app_engine(app: Flask | None = None) -> Engine:
     return (app or current_app).extensions["iridescia_db"]
 
 
+def read_only(engine: Engine) -> Engine:
+    """The same engine (pool, events) for transactions that only read: on SQLite they begin
+    without taking the write lock. Writing through it may fail with "database is locked"."""
+    return engine.execution_options(**{READ_ONLY_OPTION: True})
+
+
 def db_session() -> Session:
-    """The current request's session (opened on first use, closed at teardown)."""
+    """The current request's session (opened on first use, closed at teardown); a GET's
+    session only reads (see `read_only`)."""
     if "db_session" not in g:
-        g.db_session = Session(app_engine(), expire_on_commit=False)
+        engine = app_engine()
+        if has_request_context() and request.method in READ_ONLY_METHODS:
+            engine = current_app.extensions["iridescia_db_read_only"]
+        g.db_session = Session(engine, expire_on_commit=False)
     return g.db_session
 
 
