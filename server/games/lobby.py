@@ -7,7 +7,7 @@ import string
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_
+from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
 from server.errors import fail
@@ -56,15 +56,21 @@ def seat_of(session: Session, game: Game, user: User | None) -> Seat | None:
     ).first()
 
 
+# One statement, built once: this runs on every game request.
+_GAME_AND_SEAT = (
+    select(Game, Seat)
+    .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == bindparam("user_id")))
+    .where(Game.id == bindparam("game_id"))
+)
+
+
 def visible_game(session: Session, game_id: str, user: User | None) -> tuple[Game, Seat | None]:
     """The game and the caller's seat; 404 unless the caller plays in it or it is public."""
     if user is None:
         game, seat = session.get(Game, game_id), None
-    else:  # one statement: this runs on every game request
+    else:
         row = session.exec(
-            select(Game, Seat)
-            .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == user.id))
-            .where(Game.id == game_id)
+            _GAME_AND_SEAT, params={"game_id": game_id, "user_id": user.id}  # type: ignore[call-overload]
         ).first()
         game, seat = row if row is not None else (None, None)
     if game is None or (seat is None and not game.public):

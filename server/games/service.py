@@ -16,8 +16,9 @@ from datetime import datetime
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import update
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from server.games.cache import CACHE
@@ -93,7 +94,12 @@ def apply_command(
 ) -> list[dict[str, Any]]:
     """Decide ``command`` (an engine Command or its dict) at ``game.version``, append its events
     and the command, and update the game's turn columns; returns the stored event rows as dicts
-    ``{seq, type, payload, actor, at}`` (``payload`` is the engine's full event dict)."""
+    ``{seq, type, payload, actor, at}`` (``payload`` is the engine's full event dict).
+
+    The events and the command go in as plain INSERTs (their keys, game and version, make a
+    second command at the same version fail); the game row is written once, at the end, by one
+    UPDATE that also checks the version. Nothing is flushed in between: the notifications and
+    due times only change attributes and queue rows."""
     import engine
 
     if isinstance(command, dict):
@@ -105,34 +111,71 @@ def apply_command(
         return []
     state_after = engine.replay(events, state_before)
     new_version = expected + len(events)
-
-    bumped = session.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.version == expected)  # type: ignore[arg-type]
-        .values(version=new_version)
-    )
-    if bumped.rowcount != 1:
-        session.rollback()
-        raise StaleVersion(game.id, expected, _current_version(session, game.id))
-    game.version = new_version
-
     rules_version = engine.RULES_VERSION
-    rows = []
-    for offset, event_obj in enumerate(events, start=1):
-        payload = engine.event_to_dict(event_obj)
-        row = Event(
-            game_id=game.id, seq=expected + offset, type=payload["type"], payload=payload,
-            actor=actor, at=now, rules_version=rules_version,
-        )
-        session.add(row)
-        rows.append({"seq": row.seq, "type": row.type, "payload": payload, "actor": actor, "at": now})
     command_dict = engine.command_to_dict(command)
-    session.add(Command(game_id=game.id, version=expected, actor=actor, command=command_dict, at=now))
+
+    rows = []
+    for seq, event_obj in enumerate(events, start=expected + 1):
+        payload = engine.event_to_dict(event_obj)
+        rows.append({"seq": seq, "type": payload["type"], "payload": payload, "actor": actor,
+                     "at": now})
+
+    from server import notifications
+    from server.scheduler import timers
+
+    with session.no_autoflush:
+        try:
+            # The log first: the notifications read what happened from it.
+            connection = session.connection()
+            connection.execute(_INSERT_EVENTS, [
+                dict(row, game_id=game.id, rules_version=rules_version) for row in rows
+            ])
+            connection.execute(_INSERT_COMMAND, [
+                {"game_id": game.id, "version": expected, "actor": actor,
+                 "command": command_dict, "at": now}
+            ])
+        except IntegrityError:  # another command appended these versions first
+            session.rollback()
+            raise StaleVersion(game.id, expected, _current_version(session, game.id)) from None
+        if SNAPSHOT_EVERY > 0 and expected // SNAPSHOT_EVERY != new_version // SNAPSHOT_EVERY:
+            connection.execute(_INSERT_SNAPSHOT, [
+                {"game_id": game.id, "version": new_version,
+                 "state": engine.state_to_dict(state_after), "created_at": now}
+            ])
+        if command_dict["type"] == "start_game":
+            _seat_players(session, game, state_after, now)
+            session.flush()  # the notifications read the seats the start decided
+            game.rules_version = rules_version
+        game.version = new_version
+        _set_turn_columns(game, state_after, now)
+        notifications.on_events_appended(session, game, state_before, state_after, rows, actor,
+                                         now)
+        timers.update_due_times(session, game, state_after, now)
+        _write_game_row(session, game, expected)
+    CACHE.put_after_commit(session, game.id, new_version, state_after)
+    return rows
+
+
+# The columns a command can change on the game row; written by one UPDATE per command.
+_GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_started_at",
+                 "finished_at", "rules_version", "deadline_at", "next_reminder_at",
+                 "automatic_due_at")
+# Built once: building a statement costs more than running it on the hot path.
+_INSERT_EVENTS = insert(Event.__table__)
+_INSERT_COMMAND = insert(Command.__table__)
+_INSERT_SNAPSHOT = insert(Snapshot.__table__)
+_UPDATE_GAME_ROW = (
+    update(Game)
+    .where(Game.id == bindparam("row_id"), Game.version == bindparam("expected_version"))
+    .values({name: bindparam(f"new_{name}") for name in _GAME_COLUMNS})
+    .execution_options(synchronize_session=False)
+)
+
+
+def _set_turn_columns(game: Game, state_after: Any, now: datetime) -> None:
+    import engine
 
     previous_turn = (game.status, game.current_seat, game.pending_kind)
-    if command_dict["type"] == "start_game":
-        _seat_players(session, game, state_after, now)
-        game.rules_version = rules_version
     if engine.is_terminal(state_after):
         game.status, game.current_seat, game.pending_kind = "finished", None, None
         game.finished_at = now
@@ -144,23 +187,22 @@ def apply_command(
         previous_turn[2], game.pending_kind
     ):
         game.turn_started_at = now
-    if SNAPSHOT_EVERY > 0 and expected // SNAPSHOT_EVERY != new_version // SNAPSHOT_EVERY:
-        session.add(Snapshot(game_id=game.id, version=new_version,
-                             state=engine.state_to_dict(state_after), created_at=now))
-    session.add(game)
 
-    from server import notifications
-    from server.scheduler import timers
 
-    notifications.on_events_appended(session, game, state_before, state_after, rows, actor, now)
-    timers.update_due_times(session, game, state_after, now)
-    try:
-        session.flush()
-    except IntegrityError:
+def _write_game_row(session: Session, game: Game, expected: int) -> None:
+    """UPDATE the game's command columns where the version is still ``expected``; StaleVersion
+    when another command got there first. The ORM is told the row is written, so the commit
+    does not write it again."""
+    values = {name: getattr(game, name) for name in _GAME_COLUMNS}
+    bumped = session.connection().execute(_UPDATE_GAME_ROW, {
+        "row_id": game.id, "expected_version": expected,
+        **{f"new_{name}": value for name, value in values.items()},
+    })
+    if bumped.rowcount != 1:
         session.rollback()
-        raise StaleVersion(game.id, expected, _current_version(session, game.id)) from None
-    CACHE.put_after_commit(session, game.id, new_version, state_after)
-    return rows
+        raise StaleVersion(game.id, expected, _current_version(session, game.id))
+    for name, value in values.items():
+        set_committed_value(game, name, value)
 
 
 _TURN_KINDS = {"turn", "removal", "rhom"}
