@@ -167,7 +167,13 @@ class Snapshot(SQLModel, table=True):
 
 
 class Outbox(SQLModel, table=True):
-    """Mail waiting to be sent (written in the transaction that caused it)."""
+    """Mail waiting to be sent (written in the transaction that caused it).
+
+    A game notice is queued small: its kind, recipient, game, the game ``version`` it is about,
+    the ``seat`` it is for and a little JSON (``extra``: the deadline it quotes, why a turn was
+    played for the player). Subject and bodies stay null until the sender renders them from the
+    game at that version (server.notifications.render_messages); they are then stored, so a
+    retry sends the same words. Mail written whole (invitations) has them from the start."""
 
     __tablename__ = "outbox"
 
@@ -177,8 +183,11 @@ class Outbox(SQLModel, table=True):
     user_id: int | None = Field(default=None, foreign_key="users.id")
     to_email: str = Field(max_length=254)
     kind: str = Field(max_length=40)
-    subject: str = Field(max_length=200)
-    text_body: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+    version: int | None = Field(default=None)
+    seat: int | None = Field(default=None)
+    extra: dict[str, Any] | None = _json(nullable=True)
+    subject: str | None = Field(default=None, max_length=200)
+    text_body: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     html_body: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     status: str = Field(default="pending", max_length=10, index=True)  # pending | sent | parked
     attempts: int = Field(default=0)

@@ -1,8 +1,10 @@
-"""Flushing the outbox: claim due messages, send them, record what happened.
+"""Flushing the outbox: claim due messages, render the ones queued unrendered, send them, record
+what happened.
 
 On PostgreSQL the claim is `SELECT ... FOR UPDATE SKIP LOCKED`; on SQLite every transaction takes
 the database's write lock (server.db begins IMMEDIATE). Either way two schedulers never claim the
-same message at once.
+same message at once. Rendering only reads, in a read-only transaction (no write lock on SQLite);
+the words are stored with the message's status, so a retry sends the same words.
 """
 
 import logging
@@ -13,7 +15,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import or_
 from sqlmodel import Session, select
 
-from server.db import session_scope
+from server.db import read_only, session_scope
 from server.mail.backoff import MAX_ATTEMPTS, retry_delay
 from server.mail.message import build_message
 from server.mail.settings import MailSettings
@@ -61,7 +63,9 @@ def flush_outbox(
     its own. A slow SMTP server thus never holds a database lock, a scheduler that dies mid-send
     leaves its leased messages to be retried after the lease, and a message is marked sent as
     soon as it is (a crash resends at most the one being sent, with the same Message-ID).
-    A message that cannot be built is parked with the error rather than blocking the queue.
+    A notice queued unrendered is rendered first (all of a batch in one read-only transaction)
+    and its words are stored when it is marked. A message that cannot be rendered or built is
+    parked with the error rather than blocking the queue.
     """
     rng = rng or random.Random()
     report = FlushReport()
@@ -78,28 +82,96 @@ def flush_outbox(
             if not rows:
                 break
             remaining -= len(rows)
+            rendered = _render(engine, [row for row in rows if row.text_body is None])
             for row in rows:
-                _send_one(engine, transport, settings, now, rng, row, report)
+                _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report)
     return report
 
 
-def _send_one(engine, transport, settings, now, rng, row: Outbox, report: FlushReport) -> None:
+def _words(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
+    from server.notifications import render_messages  # the game's side; imported when needed
+
+    return render_messages(session, rows)
+
+
+def _render(engine, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
+    """The words of the notices queued unrendered, by id (an error for one that cannot be)."""
+    if not rows:
+        return {}
+    try:
+        with session_scope(read_only(engine)) as session:
+            return _words(session, rows)
+    except Exception as error:  # the database blinked: not the messages' fault, retry them
+        log.exception("could not render %d mail(s); retrying them later", len(rows))
+        return {row.id: RenderingFailed(str(error)) for row in rows}
+
+
+class RenderingFailed(Exception):
+    """Reading the games for rendering failed (not a fault of the messages): retried."""
+
+    temporary = True
+
+
+def render_pending(engine, limit: int | None = None) -> int:
+    """Render pending messages queued unrendered and store their words without sending them (a
+    message that cannot be rendered is left for the sender to park). Returns how many were."""
+    done, after = 0, 0
+    while limit is None or done < limit:
+        count = CLAIM_BATCH if limit is None else min(CLAIM_BATCH, limit - done)
+        with session_scope(read_only(engine)) as session:
+            rows = list(
+                session.exec(
+                    select(Outbox)
+                    .where(Outbox.status == "pending", Outbox.text_body.is_(None))
+                    .where(Outbox.id > after)
+                    .order_by(Outbox.id)
+                    .limit(count)
+                )
+            )
+            if not rows:
+                break
+            rendered = _words(session, rows)
+        after = rows[-1].id
+        with session_scope(engine) as session:
+            for row_id, words in rendered.items():
+                row = session.get(Outbox, row_id)
+                if isinstance(words, Exception) or row is None or row.text_body is not None:
+                    continue
+                row.subject, row.text_body, row.html_body = words
+                session.add(row)
+                done += 1
+    return done
+
+
+def _send_one(
+    engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport
+) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
-    try:
-        message = build_message(row, settings)
-    except Exception as error:  # a message that cannot be built would block the queue
-        log.exception("mail %s to %s cannot be built", key, to)
-        failure = error
-        permanent = True
-    else:
-        permanent = False
+    permanent = True
+    if isinstance(rendered, Exception):
+        # A message that cannot be rendered (a bug, a version the game does not have) is parked
+        # like one that cannot be built; a database that failed while rendering is retried.
+        failure, rendered = rendered, None
+        permanent = not isinstance(failure, RenderingFailed)
+    elif rendered is not None:
+        row.subject, row.text_body, row.html_body = rendered
+    if failure is None:
         try:
-            transport.send(message)
-        except DeliveryError as error:
+            message = build_message(row, settings)
+        except Exception as error:  # a message that cannot be built would block the queue
+            log.exception("mail %s to %s cannot be built", key, to)
             failure = error
+        else:
+            permanent = False
+            try:
+                transport.send(message)
+            except DeliveryError as error:
+                failure = error
     with session_scope(engine) as session:
         row = session.get(Outbox, row_id)
+        if rendered is not None:
+            row.subject, row.text_body, row.html_body = rendered
         if failure is None:
             row.status = "sent"
             row.sent_at = now

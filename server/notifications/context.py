@@ -1,4 +1,5 @@
-"""What an email says: the template context for one notice, read from the game's log and state.
+"""What an email says: the template context for one notice, read from the game's log and its
+state at the notice's version (the sender renders it later; the game has moved on since).
 
 Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happened (lines),
 board (text), me (coins, points, position, hold, items, objectives), scores, played, reason,
@@ -30,22 +31,22 @@ def format_time(moment: datetime | None) -> str | None:
     return None if moment is None else moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
-def _per_version(session, game: Game, what: str, compute):
-    """`compute()` once per game version and transaction: the emails of one command (every
+def _per_version(session, game: Game, version: int, what: str, compute):
+    """`compute()` once per game version and transaction: the emails of one version (every
     player's game_over, a "played for you" and the next player's turn) share what they read.
     Kept in the session's `info` with the transaction it belongs to."""
     transaction = session.get_transaction()
     cache = session.info.get("iridescia.email_context")
     if cache is None or cache[0] is not transaction:  # a new transaction starts afresh
         cache = session.info["iridescia.email_context"] = (transaction, {})
-    key = (what, game.id, game.version)
+    key = (what, game.id, version)
     if key not in cache[1]:
         cache[1][key] = compute()
     return cache[1][key]
 
 
-def seat_names(session, game: Game) -> dict[int, str]:
-    return _per_version(session, game, "names", lambda: _seat_names(session, game))
+def seat_names(session, game: Game, version: int) -> dict[int, str]:
+    return _per_version(session, game, version, "names", lambda: _seat_names(session, game))
 
 
 def _seat_names(session, game: Game) -> dict[int, str]:
@@ -93,17 +94,21 @@ def _describe(payload: dict, names: dict[int, str]) -> str:
     return f"{line} ({'; '.join(details)})" if details else line
 
 
-def happened_since_last_turn(session, game: Game, seat: int, names: dict[int, str]) -> list[str]:
-    """The events after the player's own last command, redacted for them (the last 40)."""
+def happened_since_last_turn(
+    session, game: Game, version: int, seat: int, names: dict[int, str]
+) -> list[str]:
+    """The events up to `version` after the player's own last command before it, redacted for
+    them (the last 40)."""
     import engine
 
     own_last = _per_version(
         session,
         game,
+        version,
         "commands",
         lambda: session.exec(
             select(Command.version, Command.command)
-            .where(Command.game_id == game.id)
+            .where(Command.game_id == game.id, Command.version < version)
             .order_by(Command.version)
         ).all(),
     )
@@ -117,7 +122,7 @@ def happened_since_last_turn(session, game: Game, seat: int, names: dict[int, st
         return []
     rows = session.exec(
         select(Event.payload)
-        .where(Event.game_id == game.id, Event.seq > start)
+        .where(Event.game_id == game.id, Event.seq > start, Event.seq <= version)
         .order_by(Event.seq.desc())
         .limit(HAPPENED_LINES)
     ).all()
@@ -159,11 +164,23 @@ def _scores(state, names: dict[int, str]) -> list[dict]:
 
 
 def build_context(
-    session, game: Game, state, kind: str, seat: int, user: User, extra: dict | None = None
+    session,
+    game: Game,
+    version: int,
+    state,
+    kind: str,
+    seat: int,
+    name: str,
+    extra: dict | None = None,
 ) -> dict:
+    """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
+    at `version` (`state` is the engine state there). `extra` holds what was known only when the
+    notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
     import engine
 
-    names = seat_names(session, game)
+    extra = dict(extra or {})
+    deadline = extra.pop("deadline", None)
+    names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
@@ -171,17 +188,17 @@ def build_context(
     return {
         "game_id": game.id,
         "game_url": f"{base_url()}/api/v1/games/{game.id}/view",
-        "name": user.name,
+        "name": name,
         "seat": seat,
         "your_turn": your_turn,
         "decision_kind": decision_kind,
-        "deadline": format_time(game.deadline_at) if your_turn else None,
-        "happened": happened_since_last_turn(session, game, seat, names),
+        "deadline": deadline if your_turn else None,
+        "happened": happened_since_last_turn(session, game, version, seat, names),
         "board": board_text(view),
         "me": _me(view, seat),
         "scores": _scores(state, names) if over else [],
         "played": [],
         "reason": "",
         "commands": commands(game.id, decision_kind if your_turn else None),
-        **(extra or {}),
+        **extra,
     }

@@ -165,13 +165,10 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
 def _tell(
     session, game: Game, row: Seat, turn: AutomaticTurn, turn_started_at, now, reason
 ) -> None:
-    from server.games.service import load_state
-
     participant = Participant(row.seat, row.kind, row.user_id, row.absent)
     notice = played_for_you(game.id, participant, int(turn_started_at.timestamp()))
     played = [_say(c) for c in turn.commands]
-    state = load_state(session, game)
-    enqueue(session, game, state, [notice], now, {"reason": reason, "played": played})
+    enqueue(session, game, [notice], now, {"reason": reason, "played": played})
 
 
 def _say(command: dict) -> str:

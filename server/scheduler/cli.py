@@ -96,9 +96,11 @@ def outbox(status: str, retry_ids: tuple[int, ...], retry_all: bool) -> None:
             click.echo(f"no {'' if status == 'all' else status + ' '}messages")
             return
         for row in rows:
+            # A game notice gets its words when it is first sent; until then, say what it is about.
+            subject = row.subject or f"(not rendered yet: game {row.game_id} at version {row.version})"
             click.echo(
                 f"{row.id}\t{row.status}\t{row.attempts} attempt(s)\t{row.created_at:%Y-%m-%d %H:%M}"
-                f"\t{row.kind}\t{row.to_email}\t{row.subject}"
+                f"\t{row.kind}\t{row.to_email}\t{subject}"
             )
             if row.last_error and row.status != "sent":
                 click.echo(f"\tlast error: {row.last_error}")

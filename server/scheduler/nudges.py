@@ -62,8 +62,6 @@ def send_due_nudges(db, now: datetime, limit: int = 500) -> list[Nudge]:
 
 
 def _nudge(session, game: Game, now: datetime) -> Nudge | None:
-    from server.games.service import load_state
-
     row = seat_row(session, game, game.current_seat)
     if row is None or row.user_id is None or row.absent:
         return None
@@ -76,6 +74,6 @@ def _nudge(session, game: Game, now: datetime) -> Nudge | None:
     else:
         number = int((now - start) / timedelta(hours=max(1, game.reminder_interval_hours)))
         notice = reminder(game.id, participant, turn, number)
-    enqueue(session, game, load_state(session, game), [notice], now)
+    enqueue(session, game, [notice], now)
     log.info("game %s: %s for seat %d", game.id, notice.kind.replace("_", " "), row.seat)
     return Nudge(game.id, row.seat, notice.kind)

@@ -55,9 +55,12 @@ def seat_row(session, game: Game, seat: int | None) -> Seat | None:
 JUST_UPDATED = "iridescia.due_times_just_updated"
 
 
-def update_due_times(session, game: Game, state_after, now: datetime) -> None:
+def update_due_times(
+    session, game: Game, state_after, now: datetime, seats: list[Seat] | None = None
+) -> None:
     """Recompute the game's due times after a command (`state_after` is the engine state;
     the game's status, current_seat, pending_kind and turn_started_at are already updated).
+    `seats`, when the caller has read them, spares a query for the seat to act.
 
     `on_events_appended` computes them first (the emails quote the deadline) and leaves a mark;
     the service's own call right after it, with the same game, version and time, then skips
@@ -75,10 +78,16 @@ def update_due_times(session, game: Game, state_after, now: datetime) -> None:
         return
     start = game.turn_started_at or now
     kind = game.pending_kind
+
+    def seat_to_act() -> Seat | None:
+        if seats is None:
+            return seat_row(session, game, game.current_seat)
+        return next((s for s in seats if s.seat == game.current_seat), None)
+
     if kind == "rhom":
         game.automatic_due_at = start + timedelta(seconds=game.rhom_delay_seconds)
     elif kind == "removal":
-        seat = seat_row(session, game, game.current_seat)
+        seat = seat_to_act()
         if seat is not None and seat.absent:
             game.automatic_due_at = now
         else:
@@ -86,7 +95,7 @@ def update_due_times(session, game: Game, state_after, now: datetime) -> None:
             if game.removal_grace_hours > 0:
                 game.deadline_at = game.automatic_due_at
     elif kind in HUMAN_DECISIONS:
-        seat = seat_row(session, game, game.current_seat)
+        seat = seat_to_act()
         if seat is not None and seat.absent:
             game.automatic_due_at = now
         else:

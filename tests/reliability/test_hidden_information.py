@@ -20,6 +20,7 @@ from sqlmodel import select
 import engine
 from engine.data import OBJECTIVES
 from server.db import session_scope
+from server.mail.outbox import render_pending
 from server.models import Event, Outbox, utcnow
 from server.scheduler.tick import Ticker
 from tests.reliability.helpers import dump_database, event_log, verify_log
@@ -159,6 +160,7 @@ def _seed(db, game_id: str) -> str:
 
 
 def _mails(db, email: str) -> list[tuple]:
+    render_pending(db)  # their words, as the sender writes them
     with session_scope(db) as session:
         return [(row.subject, row.text_body, row.html_body)
                 for row in session.exec(select(Outbox).where(Outbox.to_email == email))]

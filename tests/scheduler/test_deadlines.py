@@ -9,12 +9,14 @@ from sqlmodel import select
 
 import engine
 from server.db import app_engine, session_scope
+from server.mail.outbox import render_pending
 from server.models import Game, Outbox, Seat
 from server.scheduler.tick import Ticker
 from tests.scheduler.helpers import Clock
 
 
 def _mail(app, after_id=0):
+    render_pending(app_engine(app))  # the words of what is not sent yet
     with session_scope(app_engine(app)) as session:
         rows = session.exec(select(Outbox).where(Outbox.id > after_id).order_by(Outbox.id)).all()
         return [(row.to_email, row.kind, row.subject) for row in rows], max(
@@ -89,6 +91,7 @@ def test_reminders_warning_automatic_turn_and_absent_seat(app, table, caplog):
     clock.advance(hours=72, minutes=1)
     ticker.tick()
     assert _seat(app, game_id, late_seat) == (2, True)
+    render_pending(app_engine(app))
     with session_scope(app_engine(app)) as session:
         rows = session.exec(
             select(Outbox).where(Outbox.id > last, Outbox.kind == "played_for_you")

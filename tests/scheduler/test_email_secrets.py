@@ -5,6 +5,7 @@ from sqlmodel import select
 import engine
 from engine.data import display_name
 from server.db import app_engine, session_scope
+from server.mail.outbox import render_pending
 from server.models import Outbox
 from tests.scheduler.helpers import Clock
 
@@ -23,6 +24,8 @@ def test_no_email_shows_another_players_objectives(app, table):
         objectives = engine.view(state, seat)["players"][seat]["objectives"]
         secret[player.email] = {text for o in objectives for text in (o, display_name(o))}
 
+    # Rendered as the sender renders them: from the game at each notice's version.
+    assert render_pending(app_engine(app)) >= 6
     with session_scope(app_engine(app)) as session:
         rows = session.exec(select(Outbox)).all()
     assert len(rows) >= 6

@@ -133,7 +133,6 @@ def test_scheduler_refuses_a_bad_smtp_url_with_a_clear_message(db_url):
 
 
 def test_a_notice_queued_twice_is_one_mail_and_does_not_undo_the_transaction(app, table):
-    from server.games.service import load_state
     from server.models import Game
     from server.notifications import enqueue, participants
     from server.notifications.policy import reminder
@@ -142,10 +141,9 @@ def test_a_notice_queued_twice_is_one_mail_and_does_not_undo_the_transaction(app
     game_id = table.new_game(ada, [bob])
     with session_scope(app.extensions["iridescia_db"]) as session:
         game = session.get(Game, game_id)
-        state = load_state(session, game)
         notice = reminder(game_id, participants(session, game)[0], 1234, 1)
-        first = enqueue(session, game, state, [notice], game.turn_started_at)
-        second = enqueue(session, game, state, [notice], game.turn_started_at)
+        first = enqueue(session, game, [notice], game.turn_started_at)
+        second = enqueue(session, game, [notice], game.turn_started_at)
         game.reminder_interval_hours = 5  # written in the same transaction
         session.add(game)
     assert (len(first), len(second)) == (1, 0)

@@ -10,6 +10,7 @@ from sqlmodel import select
 
 import engine
 from server.db import app_engine, session_scope
+from server.mail.outbox import render_pending
 from server.models import Outbox
 from server.scheduler.tick import Ticker
 from tests.scheduler.helpers import Clock
@@ -36,6 +37,7 @@ def _removal_after_grace(app, table, ticker, clock, game_id) -> int:
     """The player is told it is their removal turn; the server removes a tile only when the
     grace has passed."""
     game = table.game(game_id)
+    render_pending(app_engine(app))  # the mail's words, as the sender will write them
     with session_scope(app_engine(app)) as session:
         told = session.exec(
             select(Outbox.subject).where(
@@ -52,6 +54,7 @@ def _removal_after_grace(app, table, ticker, clock, game_id) -> int:
     key = (
         f"{game_id}/t{int(game.turn_started_at.timestamp())}/played_for_you/seat{game.current_seat}"
     )
+    render_pending(app_engine(app))
     with session_scope(app_engine(app)) as session:
         body = session.exec(select(Outbox.text_body).where(Outbox.dedupe_key == key)).one()
     assert "was played for you: the grace period for choosing passed." in body
@@ -104,6 +107,7 @@ def test_games_against_the_rhom_run_to_the_end(app, table, humans, grace_hours):
     export = table._call("get", f"/games/{game_id}/export", players[0])
     offline = _offline_outcome(export)
     assert export["outcome"] == offline
+    render_pending(app_engine(app))
     with session_scope(app_engine(app)) as session:
         over = session.exec(select(Outbox).where(Outbox.kind == "game_over")).all()
         assert sorted(row.to_email for row in over) == sorted(p.email for p in players)
