@@ -1,10 +1,11 @@
-"""The scheduler: one APScheduler job, `tick`, every few seconds; no job per game.
+"""The scheduler: two APScheduler jobs every few seconds, `tick` (the due game work) and `mail`
+(delivery); no job per game.
 
     start_embedded(app)          # `iridescia-server serve`: a background thread in the web process
     run_standalone(app)          # `iridescia-server scheduler`: its own process, until Ctrl-C
 
 The interval is `SCHEDULER_INTERVAL_SECONDS` in the app's config or the environment variable
-`IRIDESCIA_SCHEDULER_INTERVAL_SECONDS` (default 5). What a tick does: server.scheduler.tick.
+`IRIDESCIA_SCHEDULER_INTERVAL_SECONDS` (default 5). What each job does: server.scheduler.tick.
 """
 
 import logging
@@ -37,15 +38,18 @@ def _add_tick_job(scheduler, app, clock: Clock):
 
     ticker = Ticker(app, clock)
     announce(ticker.mail_settings)
-    scheduler.add_job(
-        ticker.tick,
-        "interval",
-        seconds=interval_seconds(app),
-        id="tick",
-        max_instances=1,  # a slow tick is not overlapped by the next one
-        coalesce=True,  # ticks missed while busy collapse into one
-        replace_existing=True,
-    )
+    # Two jobs, each in its own thread of the scheduler's pool: the mail never waits for the
+    # game work, nor the game work for a slow SMTP server or a long queue of mail.
+    for job_id, run in (("tick", ticker.due_work), ("mail", ticker.deliver)):
+        scheduler.add_job(
+            run,
+            "interval",
+            seconds=interval_seconds(app),
+            id=job_id,
+            max_instances=1,  # a slow run is not overlapped by the next one
+            coalesce=True,  # runs missed while busy collapse into one
+            replace_existing=True,
+        )
     return ticker
 
 

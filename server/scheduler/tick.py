@@ -1,9 +1,15 @@
-"""One tick: everything due, done once. The scheduler runs it every few seconds.
+"""One tick: the due game work; mail delivery is a step of its own.
 
-1. flush the outbox; 2. play due automatic turns (the Rhom, removals, deadlines, absent seats);
-3. send due reminders and deadline warnings; 4. flush what those queued; 5. record the tick in
-`scheduler_ticks` (the health endpoint reads it). Each step claims its work row by row, so a
-second scheduler, or a tick repeated after a crash, finds nothing left to do twice.
+`Ticker.due_work()` (the scheduler's `tick` job): automatic turns (the Rhom, removals, deadlines,
+absent seats), then reminders and deadline warnings; then it records the tick in
+`scheduler_ticks` (the health endpoint reads it). It sends no mail: what it queues is sent by
+
+`Ticker.deliver()` (the scheduler's `mail` job): renders and sends the outbox until nothing is due.
+
+The two jobs run side by side, so a slow SMTP server or a long mail queue never delays a turn,
+and a long due-work tick never delays the mail. `Ticker.tick()` does both, one after the other
+(`iridescia-server scheduler --once`, tests). Each step claims its work row by row, so a second
+scheduler, or a tick repeated after a crash, finds nothing left to do twice.
 """
 
 import logging
@@ -21,6 +27,8 @@ from server.scheduler.clock import Clock, system_clock
 from server.scheduler.nudges import Nudge, send_due_nudges
 
 log = logging.getLogger(__name__)
+# Messages one delivery sends at most; it stops when nothing is due long before this.
+DELIVERY_LIMIT = 1_000_000
 
 
 @dataclass
@@ -52,34 +60,50 @@ class Ticker:
     def db(self):
         return app_engine(self.app)
 
-    def _flush(self, now) -> FlushReport:
-        return flush_outbox(
-            self.db, transport_for(self.mail_settings), self.mail_settings, now, self.rng
-        )
-
     def tick(self) -> TickReport:
+        """The due work, then the delivery of all mail due (what the due work queued too)."""
+        report = self.due_work()
+        report.mail.append(self.deliver())
+        return report
+
+    def due_work(self) -> TickReport:
+        """Automatic turns and reminders due now; then the tick's record. Sends no mail."""
         now = self.clock()
         report = TickReport()
         with self.app.app_context():
-            report.mail.append(self._guarded("flush the outbox", self._flush, now, FlushReport()))
             report.automatic = self._guarded(
                 "play automatic turns", play_due_turns, self.db, now, []
             )
             report.nudges = self._guarded("send reminders", send_due_nudges, self.db, now, [])
-            if report.automatic or report.nudges:
-                report.mail.append(
-                    self._guarded("flush the outbox", self._flush, now, FlushReport())
-                )
             self._guarded("record the tick", self._record, now, None)
-        if report.automatic or report.nudges or report.sent:
+        if report.automatic or report.nudges:
             log.info(
-                "tick %s: %d automatic turn(s), %d reminder(s)/warning(s), %d mail(s) sent",
+                "tick %s: %d automatic turn(s), %d reminder(s)/warning(s)",
                 now.isoformat(timespec="seconds"),
                 len(report.automatic),
                 len(report.nudges),
-                report.sent,
             )
         return report
+
+    def deliver(self) -> FlushReport:
+        """Render and send the mail due now until none is left (each message at most once)."""
+        now = self.clock()
+        with self.app.app_context():
+            report = self._guarded("flush the outbox", self._flush, now, FlushReport())
+        if report.sent or report.parked:
+            log.info("delivery %s: %d mail(s) sent, %d parked",
+                     now.isoformat(timespec="seconds"), len(report.sent), len(report.parked))
+        return report
+
+    def _flush(self, now) -> FlushReport:
+        return flush_outbox(
+            self.db,
+            transport_for(self.mail_settings),
+            self.mail_settings,
+            now,
+            self.rng,
+            limit=DELIVERY_LIMIT,
+        )
 
     def _guarded(self, what, step, *args):
         *args, fallback = args

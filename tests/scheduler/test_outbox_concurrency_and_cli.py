@@ -106,6 +106,15 @@ def test_tick_flushes_to_eml_files_and_is_recorded_for_the_health_endpoint(
     assert health["scheduler"]["last_tick_at"].startswith("2026-03-01T12:00:00")
 
 
+def test_the_due_work_sends_no_mail_and_delivery_does(app, db_engine, clock, tmp_path):
+    _queue(db_engine, clock, 2)
+    ticker = Ticker(app, clock, name="test-scheduler")
+    assert ticker.due_work().sent == 0
+    assert list((tmp_path / "outbox").glob("*.eml")) == []
+    assert len(ticker.deliver().sent) == 2
+    assert len(list((tmp_path / "outbox").glob("*.eml"))) == 2
+
+
 def test_scheduler_once_runs_one_tick_and_says_what_it_did(
     db_url, db_engine, clock, tmp_path, caplog
 ):

@@ -1,4 +1,5 @@
-"""Email preferences decide what is queued; `start_embedded` ticks inside the web process."""
+"""Email preferences decide what is queued; `start_embedded` ticks and sends mail inside the web
+process."""
 
 import time
 from datetime import timedelta
@@ -39,7 +40,11 @@ def test_reminders_only_and_none_preferences(app, table):
     assert _kinds(app, ada.email) == []
 
 
-def test_embedded_scheduler_ticks_in_the_background(app, clock):
+def test_embedded_scheduler_ticks_and_sends_mail_in_the_background(app, clock, tmp_path):
+    with session_scope(app_engine(app)) as session:
+        session.add(Outbox(dedupe_key="hello", to_email="ada@example.org", kind="invitation",
+                           subject="Hello", text_body="Join us", created_at=clock(),
+                           next_attempt_at=clock()))
     app.config["SCHEDULER_INTERVAL_SECONDS"] = 0.05
     scheduler = start_embedded(app, clock)
     try:
@@ -47,11 +52,13 @@ def test_embedded_scheduler_ticks_in_the_background(app, clock):
         while time.monotonic() < give_up:
             with session_scope(app_engine(app)) as session:
                 ticks = session.exec(select(SchedulerTick)).all()
-            if ticks:
+            if ticks and list((tmp_path / "outbox").glob("*.eml")):
                 break
             time.sleep(0.05)
         assert [tick.last_tick_at for tick in ticks] == [clock()]
-        assert [job.id for job in scheduler.get_jobs()] == ["tick"]
-        assert scheduler.get_jobs()[0].trigger.interval == timedelta(seconds=0.05)
+        assert [f.name for f in (tmp_path / "outbox").glob("*.eml")] == ["hello.eml"]
+        assert sorted(job.id for job in scheduler.get_jobs()) == ["mail", "tick"]
+        for job in scheduler.get_jobs():
+            assert job.trigger.interval == timedelta(seconds=0.05)
     finally:
         scheduler.shutdown(wait=True)
