@@ -20,6 +20,8 @@ from flask import Flask, current_app, g, has_request_context, request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from server.sqlite_writers import QueuedWriterConnection
+
 _engines: dict[str, Engine] = {}
 _engines_lock = Lock()
 DEFAULT_BUSY_TIMEOUT_MS = 5000
@@ -71,7 +73,9 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
     in_memory = database in ("", ":memory:") or database.startswith("file::memory:")
     if not in_memory:
         Path(database).parent.mkdir(parents=True, exist_ok=True)
-    kwargs: dict = {"connect_args": {"check_same_thread": False, "timeout": busy_timeout_ms / 1000}}
+    connect_args = {"check_same_thread": False, "timeout": busy_timeout_ms / 1000,
+                    "factory": QueuedWriterConnection}
+    kwargs: dict = {"connect_args": connect_args}
     if in_memory:
         kwargs["poolclass"] = sa.pool.StaticPool
     engine = sa.create_engine(url, **kwargs)
@@ -82,6 +86,8 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
         # The driver's own transaction handling would defer BEGIN; we issue it ourselves (see
         # _sqlite_begin).
         dbapi_connection.isolation_level = None
+        if not in_memory:
+            dbapi_connection.use_writer_queue(os.path.abspath(database))
         cursor = dbapi_connection.cursor()
         if not in_memory:
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -98,8 +104,14 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
         # while writers go on, instead of queueing behind them for the write lock.
         if connection.get_execution_options().get(READ_ONLY_OPTION):
             connection.exec_driver_sql("BEGIN")
-        else:
+            return
+        dbapi_connection = connection.connection.dbapi_connection
+        dbapi_connection.wait_for_write_turn(busy_timeout_ms / 1000)
+        try:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
+        except BaseException:
+            dbapi_connection.end_write_turn()
+            raise
 
     return engine
 
