@@ -153,7 +153,12 @@ def play(http: Http, rng: random.Random, players: list[str], table: Table, deadl
             continue
         command = rng.choice(legal["commands"])
         body = {"command": command, "expected_version": legal["version"]}
-        http.call("command", "POST", f"{path}/commands", body, token=token)
+        status, result = http.call("command", "POST", f"{path}/commands", body, token=token)
+        # The events say whose turn starts (as a client following the game would read them);
+        # decisions inside a turn are found through the empty legal list above.
+        for event in (result or {}).get("events", []) if status == 201 else []:
+            if event["type"] == "turn_started" and event["payload"]["seat"] in table.tokens:
+                table.seat = event["payload"]["seat"]
         if mix and step % 3 == 0:
             other = table.tokens[1 - table.seat]
             http.call("list", "GET", f"{API}/games", token=other)
