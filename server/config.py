@@ -51,6 +51,10 @@ class Settings:
     SCHEDULER_STALE_SECONDS: int = 300
     """The health endpoint reports the scheduler as stale when its last tick is older than this."""
 
+    SCHEDULER_BUDGET_SECONDS: float = 1.0
+    """How long one scheduler tick may spend on due game work (automatic turns, reminders,
+    warnings); what is left stays due and the next tick goes on with it."""
+
     extra: dict[str, Any] = field(default_factory=dict)
     """Any other ``create_app`` key, passed through to ``app.config`` unchanged (e.g. TESTING)."""
 
@@ -112,4 +116,9 @@ def _convert(name: str, value: Any, annotation: Any) -> Any:
             return int(str(value).strip())
         except ValueError:
             raise ValueError(f"setting {ENV_PREFIX}{name} must be a whole number, got {value!r}") from None
+    if annotation in (float, "float") and not isinstance(value, int | float):
+        try:
+            return float(str(value).strip())
+        except ValueError:
+            raise ValueError(f"setting {ENV_PREFIX}{name} must be a number, got {value!r}") from None
     return value

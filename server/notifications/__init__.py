@@ -11,11 +11,16 @@ rendered inside the game's transaction. `render_messages` builds the subject and
 from the game as it was at the notice's version (server.mail.outbox calls it before sending).
 """
 
+import functools
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
+from sqlalchemy import bindparam, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import select
 
 from server.games.service import SERVER_ACTOR
@@ -33,28 +38,76 @@ class Recipient(NamedTuple):
     preference: str  # the user's email preference (policy.ALLOWED_BY_PREFERENCE)
 
 
-def table_of(session, game: Game, fresh: bool = False) -> tuple[list[Seat], dict[int, Recipient]]:
-    """The game's seated participants (in seat order) and their users' addresses, in one query,
-    read once per game and transaction: a turn of several commands reads them once. The Seat
-    objects are the session's own, so changes to them are seen."""
+@dataclass
+class SeatRow:
+    """A seated participant as `table_of` read it (plain values, not an ORM object: cheaper)."""
+
+    id: int
+    seat: int
+    kind: str  # human | rhom
+    user_id: int | None
+    missed_turns: int
+    absent: bool
+
+
+@functools.cache
+def _table_statement():
+    return (
+        select(
+            Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
+            User.email, User.email_preference,
+        )
+        .join(User, Seat.user_id == User.id, isouter=True)
+        .where(Seat.game_id == bindparam("game_id"), Seat.seat.is_not(None))
+        .order_by(Seat.seat)
+    )
+
+
+def table_of(
+    session, game: Game, fresh: bool = False
+) -> tuple[list[SeatRow], dict[int, Recipient]]:
+    """The game's seated participants (in seat order) and their users' addresses, in one
+    prepared query, read once per game and transaction: a turn of several commands reads them
+    once. Change a seat through `write_seat`, which keeps this copy up to date."""
     transaction = session.get_transaction()
     cache = session.info.get(_TABLES)
     if cache is None or cache[0] is not transaction:
         cache = session.info[_TABLES] = (transaction, {})
     if fresh or game.id not in cache[1]:
-        rows = session.exec(
-            select(Seat, User.email, User.email_preference)
-            .join(User, Seat.user_id == User.id, isouter=True)
-            .where(Seat.game_id == game.id, Seat.seat.is_not(None))
-        ).all()
-        seats = sorted((row[0] for row in rows), key=lambda s: s.seat)
+        pending = [o for o in (*session.new, *session.dirty) if isinstance(o, Seat)]
+        if pending:  # seats changed through the ORM and not written yet
+            session.flush(pending)
+        rows = session.connection().execute(_table_statement(), {"game_id": game.id}).all()
+        seats = [SeatRow(*row[:6]) for row in rows]
         users = {
-            seat.user_id: Recipient(email, preference)
-            for seat, email, preference in rows
-            if seat.user_id is not None
+            row.user_id: Recipient(row.email, row.email_preference)
+            for row in rows
+            if row.user_id is not None and row.email is not None
         }
         cache[1][game.id] = (seats, users)
     return cache[1][game.id]
+
+
+@functools.cache
+def _seat_update():
+    return (
+        update(Seat.__table__)
+        .where(Seat.__table__.c.id == bindparam("seat_id"))
+        .values(missed_turns=bindparam("missed_turns"), absent=bindparam("absent"))
+    )
+
+
+def write_seat(session, row: SeatRow, missed_turns: int, absent: bool) -> None:
+    """Set a seat's missed turns and absence: in the database (one prepared UPDATE), in `row`,
+    and in the session's own Seat object for it if one is loaded (so nothing reads it stale)."""
+    session.connection().execute(
+        _seat_update(), {"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}
+    )
+    row.missed_turns, row.absent = missed_turns, absent
+    loaded = session.identity_map.get(identity_key(Seat, row.id))
+    if loaded is not None:
+        set_committed_value(loaded, "missed_turns", missed_turns)
+        set_committed_value(loaded, "absent", absent)
 
 
 def forget_table(session, game_id: str) -> None:
@@ -64,7 +117,9 @@ def forget_table(session, game_id: str) -> None:
         cache[1].pop(game_id, None)
 
 
-def participants(session, game: Game, seats: list[Seat] | None = None) -> list[Participant]:
+def participants(
+    session, game: Game, seats: list[SeatRow] | None = None
+) -> list[Participant]:
     return [
         Participant(s.seat, s.kind, s.user_id, s.absent)
         for s in (table_of(session, game)[0] if seats is None else seats)
@@ -81,7 +136,7 @@ def _decision(state) -> Decision:
 
 def on_events_appended(
     session, game, state_before, state_after, events, actor, now
-) -> list[Outbox]:
+) -> list[dict]:
     """Queue what the events call for; also clear the acting player's missed turns."""
     from server.scheduler.timers import JUST_UPDATED, update_due_times
 
@@ -110,11 +165,10 @@ def on_events_appended(
     return enqueue(session, game, notices, now, users=users)
 
 
-def _back_in_the_game(session, seats: list[Seat], seat: int) -> None:
+def _back_in_the_game(session, seats: list[SeatRow], seat: int) -> None:
     row = next((s for s in seats if s.seat == seat), None)
     if row is not None and (row.missed_turns or row.absent):
-        row.missed_turns, row.absent = 0, False
-        session.add(row)
+        write_seat(session, row, 0, False)
 
 
 def enqueue(
@@ -124,7 +178,7 @@ def enqueue(
     now: datetime,
     extra: dict | None = None,
     users: dict[int, Recipient] | None = None,
-) -> list[Outbox]:
+) -> list[dict]:
     """Queue each notice its recipient wants, about the game at its current version (a dedupe
     key already there is left alone). `users` maps user ids to their address and preference
     (read when not given). Returns the rows inserted."""
@@ -179,27 +233,36 @@ def outbox_row(
     }
 
 
-def insert_once(session, rows: list[dict]) -> list[Outbox]:
-    """One INSERT ... ON CONFLICT (dedupe_key) DO NOTHING for all `rows`: a repeated notice is not
-    an error that would roll back the events it came with. Returns the rows that went in."""
+def insert_once(session, rows: list[dict]) -> list[dict]:
+    """INSERT ... ON CONFLICT (dedupe_key) DO NOTHING for all `rows` in one statement (a cached
+    executemany that the driver sends as one multi-row INSERT): a repeated notice is not an error
+    that would roll back the events it came with. Returns the rows that went in, with their id."""
     if not rows:
         return []
-    dialect = session.get_bind().dialect.name
-    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
-    statement = (
-        insert(Outbox)
-        .values(rows)
-        .on_conflict_do_nothing(index_elements=["dedupe_key"])
-        .returning(Outbox.id, Outbox.dedupe_key)
-    )
+    # On the session's connection: the outbox needs nothing the ORM has pending (no autoflush).
+    connection = session.connection()
     # RETURNING says which rows went in (rowcount is -1 for some drivers).
-    ids = {key: row_id for row_id, key in session.execute(statement)}
+    ids = dict(
+        (key, row_id)
+        for row_id, key in connection.execute(_insert_once(connection.dialect.name), rows)
+    )
     inserted = []
     for row in rows:
         if row["dedupe_key"] in ids:
-            inserted.append(Outbox(id=ids[row["dedupe_key"]], **row))
+            inserted.append(dict(row, id=ids[row["dedupe_key"]]))
             log.info("queued %s mail for %s (%s)", row["kind"], row["to_email"], row["dedupe_key"])
     return inserted
+
+
+@functools.cache
+def _insert_once(dialect: str):
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    table = Outbox.__table__
+    return (
+        insert(table)
+        .on_conflict_do_nothing(index_elements=["dedupe_key"])
+        .returning(table.c.id, table.c.dedupe_key)
+    )
 
 
 def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:

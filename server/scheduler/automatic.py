@@ -9,6 +9,12 @@
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
   then on, until the player sends a command again. The player is told by email each time a
   deadline passes; absent seats are not emailed for every turn.
+
+Several games share a transaction (`AUTOMATIC_BATCH` claimed at once), each played in a
+savepoint: a game that fails is rolled back alone and tried again `RETRY_AFTER_ERROR` later,
+the others' turns are committed. (`apply_command` rolls the whole transaction back on a version
+conflict, which cannot happen to a claimed, locked game; should it ever, the batch's other games
+are simply still due and played by the next batch.)
 """
 
 import logging
@@ -16,19 +22,23 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy import and_, func, or_, update
 from sqlmodel import select
 
 from server.db import session_scope
-from server.models import Game, Seat
-from server.notifications import SERVER_ACTOR, enqueue
+from server.models import Event, Game, Snapshot
+from server.notifications import SERVER_ACTOR, enqueue, forget_table, table_of, write_seat
 from server.notifications.policy import Participant, played_for_you
-from server.scheduler.claims import claim_game
+from server.scheduler.claims import claim_games
 from server.scheduler.timers import HUMAN_DECISIONS
 
 log = logging.getLogger(__name__)
 # A turn the cautious policy could not finish in this many commands is a bug, not a long turn.
 MOST_COMMANDS_PER_TURN = 60
 RETRY_AFTER_ERROR = timedelta(minutes=5)
+# Games claimed per transaction. Each is a few commands; on SQLite the batch holds the write
+# lock throughout, so it stays small enough not to keep players' commands waiting long.
+AUTOMATIC_BATCH = 10
 
 
 @dataclass
@@ -38,6 +48,7 @@ class AutomaticTurn:
     kind: str  # rhom | removal | deadline | absent
     version_before: int
     commands: list[dict] = field(default_factory=list)
+    said: list[tuple] = field(default_factory=list, repr=False)  # log lines, for after the commit
 
 
 def _rng(game: Game) -> random.Random:
@@ -45,31 +56,126 @@ def _rng(game: Game) -> random.Random:
     return random.Random(f"{game.seed}/auto/{game.version}")
 
 
-def play_due_turns(db, now: datetime, limit: int = 200) -> list[AutomaticTurn]:
-    """Play every automatic turn due at `now` (at most `limit`), each in its own transaction."""
+def play_due_turns(db, now: datetime, budget=None) -> list[AutomaticTurn]:
+    """Play every automatic turn due at `now`, `AUTOMATIC_BATCH` games per transaction, while
+    `budget` (server.scheduler.budget.Budget, asked before each game) has time left."""
     played: list[AutomaticTurn] = []
     given_up: set[str] = set()
-    for _ in range(limit):
-        game_id = None
-        try:
-            with session_scope(db) as session:
-                game = claim_game(session, Game.automatic_due_at, now, given_up)
-                if game is None:
-                    break
-                game_id = game.id
+    while True:
+        batch = play_batch(db, now, budget, given_up)
+        if batch is None:
+            return played
+        played.extend(batch)
+        if budget is not None and not budget.left():
+            return played
+
+
+def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None):
+    """Claim up to `AUTOMATIC_BATCH` games with an automatic turn due at `now` and play them in
+    one transaction, one savepoint each, asking `budget` before each game after the first (the
+    games left over stay due). Returns the turns played, None when no game was due. Games
+    in `given_up` (failed in this tick) are not claimed again; a failing game is added."""
+    given_up = set() if given_up is None else given_up
+    turns: list[AutomaticTurn] = []
+    failed: list[str] = []
+    lost_batch = False
+    with session_scope(db) as session:
+        games = claim_games(session, Game.automatic_due_at, now, given_up, AUTOMATIC_BATCH)
+        if not games:
+            return None
+        _preload_states(session, games)
+        outer = session.get_transaction()
+        for index, game in enumerate(games):
+            if index and budget is not None and not budget.left():
+                break  # the rest stay due for the next batch or tick
+            savepoint = session.begin_nested()
+            try:
                 turn = _play(session, game, now)
-        except Exception:
-            if game_id is None:
-                raise  # no claim at all (the database is unreachable): the tick logs it
-            given_up.add(game_id)
-            log.exception(
-                "automatic turn in game %s failed; retrying in %s", game_id, RETRY_AFTER_ERROR
+                savepoint.commit()
+            except Exception:
+                log.exception(
+                    "automatic turn in game %s failed; retrying in %s", game.id, RETRY_AFTER_ERROR
+                )
+                given_up.add(game.id)
+                failed.append(game.id)
+                if not outer.is_active:  # apply_command rolled everything back (see above)
+                    lost_batch, turns = True, []
+                    break
+                if savepoint.is_active:
+                    # (the state cache drops what this transaction would have published: see
+                    # server.games.cache; the savepoint's states must never be cached)
+                    savepoint.rollback()
+                forget_table(session, game.id)
+                session.expire(game)
+                session.execute(
+                    update(Game)
+                    .where(Game.id == game.id)
+                    .values(automatic_due_at=now + RETRY_AFTER_ERROR)
+                    .execution_options(synchronize_session=False)
+                )
+                continue
+            if turn is not None:
+                turns.append(turn)
+    if lost_batch:
+        _postpone(db, failed[-1], now)
+    for turn in turns:
+        for line in turn.said:
+            (log.warning if turn.kind == "deadline" else log.info)(*line)
+    return turns
+
+
+def _preload_states(session, games: list[Game]) -> None:
+    """Derive the claimed games' current states with two queries for the lot (each game's
+    latest snapshot, then the events after it) instead of two per game, and put them in the
+    state cache, where `load_state` and `apply_command` find them. The games are claimed, so
+    their logs up to their versions are committed and final. A game whose rows do not add up is
+    left to `load_state`, which says what is wrong."""
+    import engine
+    from server.games.cache import CACHE
+
+    need = {g.id: g for g in games if g.version > 0 and CACHE.get(g.id, g.version) is None}
+    if not need:
+        return
+    latest = (
+        select(Snapshot.game_id, func.max(Snapshot.version).label("version"))
+        .where(Snapshot.game_id.in_(need))
+        .group_by(Snapshot.game_id)
+        .subquery()
+    )
+    snapshots = session.exec(
+        select(Snapshot.game_id, Snapshot.version, Snapshot.state).join(
+            latest,
+            and_(Snapshot.game_id == latest.c.game_id, Snapshot.version == latest.c.version),
+        )
+    ).all()
+    bases: dict[str, tuple[int, object]] = {game_id: (0, None) for game_id in need}
+    for game_id, version, state in snapshots:
+        if version <= need[game_id].version:
+            bases[game_id] = (version, state)
+    for game_id, game in need.items():
+        cached = CACHE.best_below(game_id, game.version)
+        if cached is not None and cached[0] >= bases[game_id][0]:
+            bases[game_id] = cached
+        elif bases[game_id][1] is not None:
+            bases[game_id] = (bases[game_id][0], engine.state_from_dict(bases[game_id][1]))
+    events: dict[str, list] = {game_id: [] for game_id in need}
+    for game_id, payload in session.exec(
+        select(Event.game_id, Event.payload)
+        .where(
+            or_(
+                *(
+                    and_(Event.game_id == game_id, Event.seq > base, Event.seq <= need[game_id].version)
+                    for game_id, (base, _state) in bases.items()
+                )
             )
-            _postpone(db, game_id, now)
-            continue
-        if turn is not None:
-            played.append(turn)
-    return played
+        )
+        .order_by(Event.game_id, Event.seq)
+    ):
+        events[game_id].append(payload)
+    for game_id, (base, state) in bases.items():
+        if base + len(events[game_id]) == need[game_id].version:
+            state = engine.replay([engine.event_from_dict(e) for e in events[game_id]], state)
+            CACHE.put(game_id, need[game_id].version, state)
 
 
 def _postpone(db, game_id: str, now: datetime) -> None:
@@ -80,14 +186,19 @@ def _postpone(db, game_id: str, now: datetime) -> None:
             session.add(game)
 
 
-def _seat(session, game: Game, seat: int) -> Seat | None:
-    return session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
+def _apply(session, game: Game, state, command, now: datetime):
+    """Apply one server command; the state after it, from its events (no re-read)."""
+    import engine
+    from server.games.service import apply_command
+
+    rows = apply_command(session, game, command, SERVER_ACTOR, now)
+    return engine.replay([engine.event_from_dict(row["payload"]) for row in rows], state)
 
 
 def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
     import engine
     from engine.policies import automatic_command, cautious_policy
-    from server.games.service import apply_command, load_state
+    from server.games.service import load_state
 
     state = load_state(session, game)
     if state is None or engine.is_terminal(state):
@@ -100,8 +211,10 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
     if kind in ("rhom", "removal"):
         command = automatic_command(state)
         turn = AutomaticTurn(game.id, seat, kind, game.version, [engine.command_to_dict(command)])
-        apply_command(session, game, command, SERVER_ACTOR, now)
-        log.info("game %s: the server played the %s turn of seat %d", game.id, kind, seat)
+        _apply(session, game, state, command, now)
+        turn.said.append(
+            ("game %s: the server played the %s turn of seat %d", game.id, kind, seat)
+        )
         row = _seat(session, game, seat)
         if (
             kind == "removal"
@@ -134,22 +247,25 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
             )
         command = cautious_policy(state, seat, _rng(game))
         turn.commands.append(engine.command_to_dict(command))
-        apply_command(session, game, command, SERVER_ACTOR, now)
-        state = load_state(session, game)
+        state = _apply(session, game, state, command, now)
     if absent:
-        log.info("game %s: seat %d is absent; the server played its turn", game.id, seat)
+        turn.said.append(
+            ("game %s: seat %d is absent; the server played its turn", game.id, seat)
+        )
         return turn
 
-    row.missed_turns += 1
-    became_absent = game.absent_after_missed > 0 and row.missed_turns >= game.absent_after_missed
-    row.absent = became_absent
-    session.add(row)
-    log.warning(
-        "game %s: seat %d missed the deadline; the server played the turn (%d missed in a row%s)",
-        game.id,
-        seat,
-        row.missed_turns,
-        ", now absent" if became_absent else "",
+    missed = row.missed_turns + 1
+    became_absent = game.absent_after_missed > 0 and missed >= game.absent_after_missed
+    write_seat(session, row, missed, became_absent)
+    turn.said.append(
+        (
+            "game %s: seat %d missed the deadline; the server played the turn (%d missed in a "
+            "row%s)",
+            game.id,
+            seat,
+            row.missed_turns,
+            ", now absent" if became_absent else "",
+        )
     )
     reason = "the deadline passed"
     if became_absent:
@@ -162,13 +278,16 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
     return turn
 
 
-def _tell(
-    session, game: Game, row: Seat, turn: AutomaticTurn, turn_started_at, now, reason
-) -> None:
+def _seat(session, game: Game, seat: int):
+    return next((s for s in table_of(session, game)[0] if s.seat == seat), None)
+
+
+def _tell(session, game: Game, row, turn: AutomaticTurn, turn_started_at, now, reason) -> None:
     participant = Participant(row.seat, row.kind, row.user_id, row.absent)
     notice = played_for_you(game.id, participant, int(turn_started_at.timestamp()))
     played = [_say(c) for c in turn.commands]
-    enqueue(session, game, [notice], now, {"reason": reason, "played": played})
+    users = table_of(session, game)[1]
+    enqueue(session, game, [notice], now, {"reason": reason, "played": played}, users=users)
 
 
 def _say(command: dict) -> str:

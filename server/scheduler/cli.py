@@ -32,7 +32,7 @@ def scheduler(once: bool) -> None:
     app = _app()
     try:
         ticker = Ticker(app)
-    except SmtpUrlError as error:
+    except (SmtpUrlError, ValueError) as error:  # a bad SMTP URL or budget
         raise click.ClickException(str(error)) from None
     if once:
         announce(ticker.mail_settings)
@@ -40,6 +40,7 @@ def scheduler(once: bool) -> None:
         click.echo(
             f"{len(report.automatic)} automatic turn(s), {len(report.nudges)} reminder(s), "
             f"{report.sent} mail(s) sent"
+            + ("; out of time, more is due (run again)" if report.out_of_time else "")
         )
         return
     try:

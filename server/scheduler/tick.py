@@ -1,8 +1,11 @@
-"""One tick: the due game work; mail delivery is a step of its own.
+"""One tick: the due game work, within a time budget; mail delivery is a step of its own.
 
-`Ticker.due_work()` (the scheduler's `tick` job): automatic turns (the Rhom, removals, deadlines,
-absent seats), then reminders and deadline warnings; then it records the tick in
-`scheduler_ticks` (the health endpoint reads it). It sends no mail: what it queues is sent by
+`Ticker.due_work()` (the scheduler's `tick` job): reminders and deadline warnings (in bulk) and
+automatic turns (the Rhom, removals, deadlines, absent seats), batch by batch, each step in turn,
+until nothing is due or the budget (`SCHEDULER_BUDGET_SECONDS`, default 1 s) is spent; what is
+left stays due (the due times are on the games) and the next tick goes on with it. Then it records
+the tick in `scheduler_ticks` (the health endpoint reads it). It sends no mail: what it queues is
+sent by
 
 `Ticker.deliver()` (the scheduler's `mail` job): renders and sends the outbox until nothing is due.
 
@@ -16,15 +19,17 @@ import logging
 import os
 import random
 import socket
+import time
 from dataclasses import dataclass, field
 
 from server.db import app_engine, session_scope
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
 from server.models import SchedulerTick
-from server.scheduler.automatic import AutomaticTurn, play_due_turns
+from server.scheduler.automatic import AutomaticTurn, play_batch
+from server.scheduler.budget import Budget
 from server.scheduler.clock import Clock, system_clock
-from server.scheduler.nudges import Nudge, send_due_nudges
+from server.scheduler.nudges import Nudge, nudge_batch
 
 log = logging.getLogger(__name__)
 # Messages one delivery sends at most; it stops when nothing is due long before this.
@@ -36,6 +41,7 @@ class TickReport:
     mail: list[FlushReport] = field(default_factory=list)
     automatic: list[AutomaticTurn] = field(default_factory=list)
     nudges: list[Nudge] = field(default_factory=list)
+    out_of_time: bool = False  # the budget ran out before every step found nothing more due
 
     @property
     def sent(self) -> int:
@@ -46,14 +52,27 @@ def default_name() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"[:40]
 
 
-class Ticker:
-    """Runs ticks for one Flask app (its database and settings) with a given clock."""
+def budget_seconds(app) -> float:
+    seconds = float(app.config.get("SCHEDULER_BUDGET_SECONDS", 1.0))
+    if seconds <= 0:
+        raise ValueError(f"IRIDESCIA_SCHEDULER_BUDGET_SECONDS must be above 0, got {seconds!r}")
+    return seconds
 
-    def __init__(self, app, clock: Clock = system_clock, name: str | None = None, rng=None):
+
+class Ticker:
+    """Runs ticks for one Flask app (its database and settings) with a given clock (the time
+    the work is due by) and timer (what measures the budget; tests pass their own)."""
+
+    def __init__(
+        self, app, clock: Clock = system_clock, name: str | None = None, rng=None,
+        timer=time.monotonic,
+    ):
         self.app = app
         self.clock = clock
         self.name = name or default_name()
         self.rng = rng or random.Random()
+        self.timer = timer
+        self.budget_seconds = budget_seconds(app)
         self.mail_settings = MailSettings.for_app(app.config)
 
     @property
@@ -67,21 +86,36 @@ class Ticker:
         return report
 
     def due_work(self) -> TickReport:
-        """Automatic turns and reminders due now; then the tick's record. Sends no mail."""
+        """Reminders and automatic turns due now, until none is left or the budget is spent;
+        then the tick's record. Sends no mail."""
         now = self.clock()
         report = TickReport()
+        budget = Budget(self.budget_seconds, self.timer)
+        given_up: set[str] = set()  # games whose automatic turn failed in this tick
+        steps = {
+            "send reminders": lambda: _add(report.nudges, nudge_batch(self.db, now)),
+            "play automatic turns": lambda: _add(
+                report.automatic, play_batch(self.db, now, budget, given_up)
+            ),
+        }
         with self.app.app_context():
-            report.automatic = self._guarded(
-                "play automatic turns", play_due_turns, self.db, now, []
-            )
-            report.nudges = self._guarded("send reminders", send_due_nudges, self.db, now, [])
+            # One batch of each step in turn: neither can spend the budget while the other
+            # waits. The budget is asked before each batch (and by play_batch before each game).
+            while steps and not report.out_of_time:
+                for what, step in list(steps.items()):
+                    if not budget.left():
+                        report.out_of_time = True
+                        break
+                    if not self._guarded(what, step, False):
+                        del steps[what]  # nothing (more) due, or it failed: the next tick
             self._guarded("record the tick", self._record, now, None)
-        if report.automatic or report.nudges:
+        if report.automatic or report.nudges or report.out_of_time:
             log.info(
-                "tick %s: %d automatic turn(s), %d reminder(s)/warning(s)",
+                "tick %s: %d automatic turn(s), %d reminder(s)/warning(s)%s",
                 now.isoformat(timespec="seconds"),
                 len(report.automatic),
                 len(report.nudges),
+                "; out of time, the rest waits for the next tick" if report.out_of_time else "",
             )
         return report
 
@@ -105,7 +139,7 @@ class Ticker:
             limit=DELIVERY_LIMIT,
         )
 
-    def _guarded(self, what, step, *args):
+    def _guarded(self, what, step, *args):  # (what, step, *args, fallback)
         *args, fallback = args
         try:
             return step(*args)
@@ -122,3 +156,11 @@ class Ticker:
                 row = SchedulerTick(name=self.name, last_tick_at=now)
             row.last_tick_at = now
             session.add(row)
+
+
+def _add(done: list, batch: list | None) -> bool:
+    """Add a batch's work to the report; False when nothing was due."""
+    if batch is None:
+        return False
+    done.extend(batch)
+    return True

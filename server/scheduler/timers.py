@@ -55,12 +55,11 @@ def seat_row(session, game: Game, seat: int | None) -> Seat | None:
 JUST_UPDATED = "iridescia.due_times_just_updated"
 
 
-def update_due_times(
-    session, game: Game, state_after, now: datetime, seats: list[Seat] | None = None
-) -> None:
+def update_due_times(session, game: Game, state_after, now: datetime, seats=None) -> None:
     """Recompute the game's due times after a command (`state_after` is the engine state;
     the game's status, current_seat, pending_kind and turn_started_at are already updated).
-    `seats`, when the caller has read them, spares a query for the seat to act.
+    `seats` (rows with `.seat` and `.absent`, e.g. from server.notifications.table_of), when the
+    caller has read them, spares a query for the seat to act.
 
     `on_events_appended` computes them first (the emails quote the deadline) and leaves a mark;
     the service's own call right after it, with the same game, version and time, then skips
@@ -79,7 +78,7 @@ def update_due_times(
     start = game.turn_started_at or now
     kind = game.pending_kind
 
-    def seat_to_act() -> Seat | None:
+    def seat_to_act():
         if seats is None:
             return seat_row(session, game, game.current_seat)
         return next((s for s in seats if s.seat == game.current_seat), None)

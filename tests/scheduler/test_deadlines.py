@@ -4,7 +4,6 @@ the seat marked absent and played at once, and the player coming back."""
 import logging
 from datetime import timedelta
 
-import pytest
 from sqlmodel import select
 
 import engine
@@ -119,8 +118,8 @@ def test_reminders_warning_automatic_turn_and_absent_seat(app, table, caplog):
     assert ticker.tick().automatic == []
 
 
-def test_reminders_are_sent_in_batches_and_a_failing_game_stops_only_itself_and_the_rest(
-    app, table, monkeypatch
+def test_reminders_are_sent_in_batches_and_a_failing_game_only_waits_itself(
+    app, table, monkeypatch, caplog
 ):
     from server.scheduler import nudges
 
@@ -136,24 +135,26 @@ def test_reminders_are_sent_in_batches_and_a_failing_game_stops_only_itself_and_
     with session_scope(app_engine(app)) as session:
         order = [g.id for g in nudges.claim_games(session, Game.next_reminder_at, now, set(), 3)]
     assert sorted(order) == sorted(games)
-    real = nudges._nudge
+    real = nudges._notice
 
-    def failing(session, game, now):
+    def failing(game, seat, now):
         if game.id == order[1]:
             raise RuntimeError("this game cannot be nudged")
-        return real(session, game, now)
+        return real(game, seat, now)
 
-    monkeypatch.setattr(nudges, "_nudge", failing)
-    with pytest.raises(RuntimeError):
-        nudges.send_due_nudges(app_engine(app), now)
-    reminded = [key for key in _keys(app) if "/reminder/" in key]
-    assert [key.split("/")[0] for key in reminded] == [order[0]]  # the one before it: committed
-    assert table.game(order[0]).next_reminder_at > now
-    assert table.game(order[1]).next_reminder_at <= now  # rolled back alone, due again
+    monkeypatch.setattr(nudges, "_notice", failing)
+    with caplog.at_level(logging.ERROR, logger="server.scheduler"):
+        sent = nudges.send_due_nudges(app_engine(app), now)
+    assert sorted(n.game_id for n in sent) == sorted([order[0], order[2]])
+    assert f"game {order[1]}: could not work out its reminder" in caplog.text
+    reminded = [key.split("/")[0] for key in _keys(app) if "/reminder/" in key]
+    assert sorted(reminded) == sorted([order[0], order[2]])
+    assert table.game(order[1]).next_reminder_at == now + nudges.RETRY_AFTER_ERROR
 
-    monkeypatch.setattr(nudges, "_nudge", real)
-    sent = nudges.send_due_nudges(app_engine(app), now)
-    assert sorted(n.game_id for n in sent) == sorted(order[1:])
+    monkeypatch.setattr(nudges, "_notice", real)
+    assert nudges.send_due_nudges(app_engine(app), now) == []  # not due again at once
+    later = now + nudges.RETRY_AFTER_ERROR
+    assert [n.game_id for n in nudges.send_due_nudges(app_engine(app), later)] == [order[1]]
     assert sorted(key.split("/")[0] for key in _keys(app) if "/reminder/" in key) == sorted(games)
 
 

@@ -141,6 +141,13 @@ def test_scheduler_refuses_a_bad_smtp_url_with_a_clear_message(db_url):
     )
 
 
+def test_scheduler_refuses_a_budget_of_no_time(db_url):
+    env = {"IRIDESCIA_DATABASE_URL": db_url, "IRIDESCIA_SCHEDULER_BUDGET_SECONDS": "0"}
+    result = CliRunner().invoke(server_cli, ["scheduler", "--once"], env=env)
+    assert result.exit_code == 1
+    assert "Error: IRIDESCIA_SCHEDULER_BUDGET_SECONDS must be above 0, got 0.0" in result.output
+
+
 def test_a_notice_queued_twice_is_one_mail_and_does_not_undo_the_transaction(app, table):
     from server.models import Game
     from server.notifications import enqueue, participants
