@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_
+from sqlalchemy import or_, update
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
@@ -168,39 +168,38 @@ def _send_one(
                 transport.send(message)
             except DeliveryError as error:
                 failure = error
+    values: dict = {}
+    if rendered is not None:
+        values["subject"], values["text_body"], values["html_body"] = rendered
+    if failure is None:
+        values.update(status="sent", sent_at=now, last_error=None)
+        report.sent.append(row_id)
+    elif not permanent and failure.temporary and attempts < MAX_ATTEMPTS:
+        values.update(last_error=str(failure)[:2000], next_attempt_at=now + retry_delay(attempts, rng))
+        report.retrying.append(row_id)
+        log.warning(
+            "mail %s to %s failed (attempt %d), retrying at %s: %s",
+            key,
+            to,
+            attempts,
+            values["next_attempt_at"].isoformat(),
+            failure,
+        )
+    else:
+        values.update(last_error=str(failure)[:2000], status="parked")
+        report.parked.append(row_id)
+        log.error(
+            "mail %s to %s parked after %d attempt(s): %s (see `iridescia-server outbox`)",
+            key,
+            to,
+            attempts,
+            failure,
+        )
+    # Marked at once, in a transaction of its own: a crash resends at most this message.
     with session_scope(engine) as session:
-        row = session.get(Outbox, row_id)
-        if rendered is not None:
-            row.subject, row.text_body, row.html_body = rendered
-        if failure is None:
-            row.status = "sent"
-            row.sent_at = now
-            row.last_error = None
-            report.sent.append(row_id)
-        elif not permanent and failure.temporary and attempts < MAX_ATTEMPTS:
-            row.last_error = str(failure)[:2000]
-            row.next_attempt_at = now + retry_delay(attempts, rng)
-            report.retrying.append(row_id)
-            log.warning(
-                "mail %s to %s failed (attempt %d), retrying at %s: %s",
-                key,
-                to,
-                attempts,
-                row.next_attempt_at.isoformat(),
-                failure,
-            )
-        else:
-            row.last_error = str(failure)[:2000]
-            row.status = "parked"
-            report.parked.append(row_id)
-            log.error(
-                "mail %s to %s parked after %d attempt(s): %s (see `iridescia-server outbox`)",
-                key,
-                to,
-                attempts,
-                failure,
-            )
-        session.add(row)
+        session.connection().execute(
+            update(Outbox.__table__).where(Outbox.__table__.c.id == row_id).values(**values)
+        )
 
 
 def list_messages(session: Session, status: str | None = "parked") -> list[Outbox]:
