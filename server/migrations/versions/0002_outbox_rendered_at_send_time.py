@@ -24,8 +24,9 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # The old schema needs words in every row: a notice not rendered yet is parked with a
-    # placeholder and a note (nothing is deleted; upgrade again and re-queue it to send it).
+    # The old schema needs words in every row and cannot say which version a notice is about:
+    # a notice not rendered yet is parked with a placeholder and a note, kept for the record but
+    # not to be sent again (nothing is deleted; `iridescia-server outbox` lists it).
     outbox = sa.table(
         'outbox',
         sa.column('subject', sa.String()),
@@ -40,7 +41,7 @@ def downgrade() -> None:
             subject=sa.func.coalesce(outbox.c.subject, '(not rendered)'),
             text_body='',
             status=sa.case((outbox.c.status == 'pending', 'parked'), else_=outbox.c.status),
-            last_error='queued unrendered by a newer server, parked by the downgrade',
+            last_error='queued unrendered by a newer server; parked by the downgrade, cannot be sent',
         )
     )
     with op.batch_alter_table('outbox', schema=None) as batch_op:
