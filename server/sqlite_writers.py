@@ -4,15 +4,16 @@ SQLite lets one transaction write at a time. A writer that finds the lock taken 
 SQLite's busy handler for 1, 2, 5, 10, 15, 20, 25... ms between tries, so under steady load
 (several gunicorn workers posting commands) a waiter often sleeps long after the lock was freed,
 or loses it again to the process that just released it: command posts' p99 grew to several
-times their p50. Here each connection also takes an exclusive `flock` on a file beside the
-database before `BEGIN IMMEDIATE` and drops it right after COMMIT or ROLLBACK; a waiting writer
-tries it every half millisecond, so it gets the lock within that of its release.
+times their p50. Here each write transaction also takes an exclusive `flock` on a file beside
+the database before `BEGIN IMMEDIATE` and drops it right after COMMIT or ROLLBACK; the kernel
+wakes a waiting writer the moment it is dropped. (Polling the flock every half millisecond
+instead cost about 0.7 ms of CPU per contended request.)
 
 The flock only orders writers; SQLite's own lock still guarantees correctness. A writer that
 cannot get the flock within the busy timeout goes on to `BEGIN IMMEDIATE` without it, where
 SQLite's busy timeout decides as before (so a stuck holder, or one thread holding two write
-transactions, cannot hang anyone: a blocking flock could). A process that dies drops its flocks
-with its file descriptors.
+transactions, cannot hang anyone): the blocking flock then runs in a helper thread, which drops
+the lock as soon as it gets it. A process that dies drops its flocks with its descriptors.
 """
 
 from __future__ import annotations
@@ -20,44 +21,68 @@ from __future__ import annotations
 import fcntl
 import os
 import sqlite3
-import time
+import threading
 
-# How often a waiting writer checks the flock: short against a command's few milliseconds.
-POLL_SECONDS = 0.0005
+
+class _Waiter(threading.Thread):
+    """Blocks in flock on its own descriptor, so that the caller can stop waiting after a
+    timeout: if the caller has gone on by the time the lock comes, it is dropped at once."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__(daemon=True, name="sqlite-writer-queue")
+        self.fd = fd
+        self.got_it = threading.Event()
+        self._decided = threading.Lock()
+        self._abandoned = False
+
+    def run(self) -> None:
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        with self._decided:
+            if not self._abandoned:
+                self.got_it.set()
+                return
+        os.close(self.fd)  # closing drops the lock
+
+    def wait_or_abandon(self, timeout_seconds: float) -> bool:
+        if self.got_it.wait(timeout_seconds):
+            return True
+        with self._decided:
+            if self.got_it.is_set():
+                return True
+            self._abandoned = True
+            return False
 
 
 class QueuedWriterConnection(sqlite3.Connection):
     """A sqlite3 connection (pass as ``factory``) whose write transactions take turns."""
 
     _lock_path: str | None = None
-    _lock_fd: int | None = None
-    _holding = False
+    _held_fd: int | None = None
 
     def use_writer_queue(self, database_path: str) -> None:
         self._lock_path = database_path + "-writers"
 
     def wait_for_write_turn(self, timeout_seconds: float) -> None:
         """Take the writers' flock, waiting at most ``timeout_seconds`` (then go on without)."""
-        if self._lock_path is None or self._holding:
+        if self._lock_path is None or self._held_fd is not None:
             return
-        if self._lock_fd is None:
-            self._lock_fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + timeout_seconds
-        while True:
-            try:
-                fcntl.flock(self._lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    return
-                time.sleep(POLL_SECONDS)
-            else:
-                self._holding = True
-                return
+        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            waiter = _Waiter(fd)
+            waiter.start()
+            if not waiter.wait_or_abandon(timeout_seconds):
+                return  # the waiter closes fd when it finally gets the lock
+        except BaseException:
+            os.close(fd)
+            raise
+        self._held_fd = fd
 
     def end_write_turn(self) -> None:
-        if self._holding:
-            self._holding = False
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+        fd, self._held_fd = self._held_fd, None
+        if fd is not None:
+            os.close(fd)  # closing drops the lock
 
     def commit(self) -> None:
         try:
@@ -76,6 +101,3 @@ class QueuedWriterConnection(sqlite3.Connection):
             super().close()
         finally:
             self.end_write_turn()
-            if self._lock_fd is not None:
-                os.close(self._lock_fd)
-                self._lock_fd = None

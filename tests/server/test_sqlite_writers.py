@@ -7,6 +7,7 @@ from __future__ import annotations
 import fcntl
 import os
 import threading
+import time
 
 import pytest
 import sqlalchemy as sa
@@ -86,7 +87,7 @@ def test_the_turn_ends_with_a_rollback_or_a_closed_connection(url, end, tmp_path
     holder.close()
 
 
-def test_one_thread_holding_two_write_transactions_gets_an_error_not_a_hang(url):
+def test_one_thread_holding_two_write_transactions_gets_an_error_not_a_hang(url, tmp_path):
     engine = get_engine(url, busy_timeout_ms=200)
     _table(engine)
     with engine.begin() as first:
@@ -96,3 +97,10 @@ def test_one_thread_holding_two_write_transactions_gets_an_error_not_a_hang(url)
                 second.exec_driver_sql("INSERT INTO moves VALUES (2)")
     with engine.connect() as connection:
         assert connection.exec_driver_sql("SELECT n FROM moves").scalars().all() == [1]
+    # The second writer stopped waiting; its helper got the lock when the first committed and
+    # let go of it at once: the queue is not left taken.
+    for _ in range(100):
+        if _queue_is_free(tmp_path):
+            break
+        time.sleep(0.01)
+    assert _queue_is_free(tmp_path)
