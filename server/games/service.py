@@ -54,6 +54,21 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+_NEAREST_SNAPSHOT = (
+    select(Snapshot.version, Snapshot.state)
+    .where(Snapshot.game_id == bindparam("game_id"), Snapshot.version > bindparam("above"),
+           Snapshot.version <= bindparam("version"))
+    .order_by(Snapshot.version.desc())  # type: ignore[union-attr]
+    .limit(1)
+)
+_EVENTS_BETWEEN = (
+    select(Event.payload)
+    .where(Event.game_id == bindparam("game_id"), Event.seq > bindparam("after"),
+           Event.seq <= bindparam("version"))
+    .order_by(Event.seq)  # type: ignore[arg-type]
+)
+
+
 def load_state(session: Session, game: Game, version: int | None = None) -> Any:
     """The engine state after ``version`` events (default: the game's version); None before the
     first event. Uses the in-process cache, then the nearest snapshot, then replays the rest."""
@@ -65,26 +80,20 @@ def load_state(session: Session, game: Game, version: int | None = None) -> Any:
     cached = CACHE.get(game.id, version)
     if cached is not None:
         return cached
-    base_version, state = 0, None
-    best = CACHE.best_below(game.id, version)
-    snapshot = session.exec(
-        select(Snapshot)
-        .where(Snapshot.game_id == game.id, Snapshot.version <= version)
-        .order_by(Snapshot.version.desc())  # type: ignore[union-attr]
-        .limit(1)
+    # The nearest earlier state this process has, then a nearer snapshot if there is one (a
+    # snapshot is a whole state to parse: read it only when it saves replaying events).
+    base_version, state = CACHE.best_below(game.id, version) or (0, None)
+    snapshot = session.execute(
+        _NEAREST_SNAPSHOT, {"game_id": game.id, "above": base_version, "version": version}
     ).first()
     if snapshot is not None:
         base_version, state = snapshot.version, engine.state_from_dict(snapshot.state)
-    if best is not None and best[0] > base_version:
-        base_version, state = best
-    rows = session.exec(
-        select(Event)
-        .where(Event.game_id == game.id, Event.seq > base_version, Event.seq <= version)
-        .order_by(Event.seq)  # type: ignore[arg-type]
-    ).all()
-    if base_version + len(rows) != version:
+    payloads = session.execute(
+        _EVENTS_BETWEEN, {"game_id": game.id, "after": base_version, "version": version}
+    ).scalars().all()
+    if base_version + len(payloads) != version:
         raise LookupError(f"game {game.id} has no version {version}")
-    state = engine.replay([engine.event_from_dict(row.payload) for row in rows], state)
+    state = engine.replay([engine.event_from_dict(payload) for payload in payloads], state)
     CACHE.put(game.id, version, state)  # the rows are committed: this state is final
     return state
 
