@@ -60,19 +60,25 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
     env = servers.server_env(url, workdir)
     phases: dict[str, dict] = {}
 
-    def phase(name: str, port: int) -> None:
+    def phase(name: str, port: int, pid: int) -> None:
+        workers = servers.child_pids(pid)
+        cpu_before = servers.cpu_seconds(workers)
         records, _, errors = load.run(name, port, args.clients, args.seconds, seed=args.seed)
+        cpu = servers.cpu_seconds(workers) - cpu_before
         if errors:
             raise RuntimeError(f"{backend} {name}: {len(errors)} client(s) failed: {errors[0]}")
         phases[name] = summarize(records, args.seconds)
+        # The workers' own CPU time per request: what a request costs the server, whatever the
+        # clients and the rest of the machine take (set-up requests before the clock are few).
+        phases[name]["server_cpu_ms_per_request"] = 1000 * cpu / max(1, len(records))
         print_phase(backend, name, phases[name])
 
-    with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as (port, _):
-        phase("noop", port)
-        phase("insert", port)
+    with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as (port, pid):
+        phase("noop", port, pid)
+        phase("insert", port, pid)
     with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (port, pid):
-        phase("mix", port)
-        phase("commands", port)
+        phase("mix", port, pid)
+        phase("commands", port, pid)
         memory = {worker: servers.memory_mib(worker) for worker in servers.child_pids(pid)}
     for worker, values in memory.items():
         print(f"{backend:<10} memory     worker {worker}: RSS {values['rss']:.0f} MiB, "
@@ -84,14 +90,17 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
 
 def print_phase(backend: str, name: str, summary: dict) -> None:
     order = ["noop", "insert", "view", "legal", "command", "list", "lobby", "all"]
-    for kind in sorted(summary, key=lambda k: order.index(k) if k in order else 99):
-        if kind == "all" and len(summary) == 2:
+    kinds = [k for k in summary if k != "server_cpu_ms_per_request"]
+    for kind in sorted(kinds, key=lambda k: order.index(k) if k in order else 99):
+        if kind == "all" and len(kinds) == 2:
             continue  # a one-kind phase: "all" repeats it
         row = summary[kind]
         bad = sum(count for status, count in row["statuses"].items() if status >= 400)
         print(f"{backend:<10} {name:<10} {kind:<8} {row['requests']:>7} req "
               f"{row['per_second']:>8.1f}/s  p50 {row['p50_ms']:>6.1f} ms  "
               f"p99 {row['p99_ms']:>6.1f} ms  4xx/5xx {bad}", flush=True)
+    print(f"{backend:<10} {name:<10} server CPU {summary['server_cpu_ms_per_request']:.2f} ms "
+          "per request (both workers)", flush=True)
 
 
 def verdicts(backend: str, result: dict) -> list[str]:
@@ -108,6 +117,17 @@ def verdicts(backend: str, result: dict) -> list[str]:
             f"{backend:<10} {name:<8} command posts {command['per_second']:.1f}/s = "
             f"{ratio:.2f} x insert baseline ({insert:.1f}/s); p99 {command['p99_ms']:.1f} ms"
         )
+    # The same comparison by the server's CPU time: an insert against a post together with the
+    # legal read that precedes it (the commands phase's requests come in such pairs), which the
+    # rest of the machine's load does not blur.
+    commands = phases["commands"]
+    pair_cpu = commands["server_cpu_ms_per_request"] * commands["all"]["requests"] / max(
+        1, commands.get("command", {}).get("requests", 0))
+    insert_cpu = phases["insert"]["server_cpu_ms_per_request"]
+    lines.append(
+        f"{backend:<10} cpu      a post with its legal read costs the workers {pair_cpu:.2f} ms "
+        f"of CPU, an insert {insert_cpu:.2f} ms: {insert_cpu / pair_cpu:.2f} x"
+    )
     # With the server saturated, throughput is bounded by the time a request holds a worker:
     # compare that time directly too (mean latency under the same load).
     lines.append(

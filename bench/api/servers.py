@@ -121,6 +121,16 @@ def child_pids(pid: int) -> list[int]:
     return sorted(children)
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time the processes have used so far, in seconds."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
 def memory_mib(pid: int) -> dict[str, float]:
     """Resident (RSS) and proportional (PSS: shared pages split between sharers) memory, MiB."""
     values = {}
