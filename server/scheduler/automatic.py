@@ -27,7 +27,14 @@ from sqlmodel import select
 
 from server.db import session_scope
 from server.models import Event, Game, Snapshot
-from server.notifications import SERVER_ACTOR, enqueue, forget_table, table_of, write_seat
+from server.notifications import (
+    SERVER_ACTOR,
+    enqueue,
+    forget_table,
+    load_tables,
+    table_of,
+    write_seat,
+)
 from server.notifications.policy import Participant, played_for_you
 from server.scheduler.claims import claim_games
 from server.scheduler.timers import HUMAN_DECISIONS
@@ -84,6 +91,7 @@ def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None)
         if not games:
             return None
         _preload_states(session, games)
+        load_tables(session, games)
         outer = session.get_transaction()
         for index, game in enumerate(games):
             if index and budget is not None and not budget.left():

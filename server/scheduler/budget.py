@@ -4,8 +4,9 @@
     while budget.left(): ...
 
 Work is never cut in the middle: the budget is asked before each batch of reminders and before
-each automatic turn, so a tick ends at most one unit after its budget. The timer is injectable
-(`Budget(1.0, timer=...)`): tests move it by hand.
+each automatic turn. It answers "no" once the time spent plus the longest unit of work seen so
+far would pass the budget, so a tick keeps to its budget unless one unit takes longer than every
+one before it. The timer is injectable (`Budget(1.0, timer=...)`): tests move it by hand.
 """
 
 import time
@@ -16,11 +17,17 @@ class Budget:
     def __init__(self, seconds: float, timer: Callable[[], float] = time.monotonic):
         self.seconds = seconds
         self._timer = timer
-        self._started = timer()
+        self._started = self._last = timer()
+        self._longest = 0.0  # the longest time between two looks: a unit of work
         self.exhausted = False
 
     def left(self) -> bool:
-        """True while time is left; once it is spent, False from then on."""
-        if not self.exhausted and self._timer() - self._started >= self.seconds:
+        """True while there is time for one more unit of work; False from then on."""
+        if self.exhausted:
+            return False
+        now = self._timer()
+        self._longest = max(self._longest, now - self._last)
+        self._last = now
+        if now - self._started + self._longest >= self.seconds:
             self.exhausted = True
         return not self.exhausted

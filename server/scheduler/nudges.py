@@ -5,8 +5,8 @@ from the turn's start, then one warning when a quarter of the turn's time (at mo
 left. A tick that comes late sends one nudge, not every one it missed.
 
 Nudges are cheap and done in bulk: `NUDGE_BATCH` due games are claimed in one statement, their
-seats to act and those players' addresses read in one more, the notices inserted in one
-`INSERT ... ON CONFLICT DO NOTHING` and the games' next nudge times written in one executemany
+seats to act and those players' addresses read in one more, the notices inserted by one
+executemany `INSERT ... ON CONFLICT DO NOTHING` and the games' next nudge times written by one executemany
 UPDATE: one transaction and a handful of statements for the lot. Nothing is rendered here (the
 sender renders the mail).
 """
@@ -20,7 +20,7 @@ from sqlmodel import select
 
 from server.db import session_scope
 from server.models import Game, Seat, User
-from server.notifications import Recipient, insert_once, outbox_row
+from server.notifications import Recipient, insert_many, outbox_row
 from server.notifications.policy import Notice, Participant, deadline_warning, reminder
 from server.scheduler.claims import claim_games
 from server.scheduler.timers import next_nudge, warning_at
@@ -77,7 +77,7 @@ def nudge_batch(db, now: datetime) -> list[Nudge] | None:
             if row is not None:
                 rows.append(row)
             nudges.append(Nudge(game.id, notice.seat, notice.kind))
-        insert_once(session, rows)
+        insert_many(session, rows)
         session.execute(update(Game), due_times)  # one executemany, by primary key
     for nudge in nudges:
         log.info("game %s: %s for seat %d", nudge.game_id, nudge.kind.replace("_", " "), nudge.seat)

@@ -73,6 +73,7 @@ class Ticker:
         self.rng = rng or random.Random()
         self.timer = timer
         self.budget_seconds = budget_seconds(app)
+        self._ticks = 0  # which step goes first: they take turns from tick to tick too
         self.mail_settings = MailSettings.for_app(app.config)
 
     @property
@@ -98,9 +99,13 @@ class Ticker:
                 report.automatic, play_batch(self.db, now, budget, given_up)
             ),
         }
+        if self._ticks % 2:
+            steps = dict(reversed(steps.items()))
+        self._ticks += 1
         with self.app.app_context():
-            # One batch of each step in turn: neither can spend the budget while the other
-            # waits. The budget is asked before each batch (and by play_batch before each game).
+            # One batch of each step in turn (and the other first in the next tick): neither
+            # can spend the budget while the other waits. The budget is asked before each
+            # batch (and by play_batch before each game).
             while steps and not report.out_of_time:
                 for what, step in list(steps.items()):
                     if not budget.left():
