@@ -6,7 +6,7 @@
 Fills a fresh database (see populate.py), serves it with gunicorn (2 sync workers) and measures,
 one request at a time from another process on 127.0.0.1: a user's game list (an ordinary user,
 and one who plays in many games), the view of a long-running game beside a short one (first
-request per worker, then warm), and the view of the long game at an old version. Then one
+request per worker, then warm), and the view of the long game at an old version. Then
 scheduler ticks with every active game in the database and ``--due`` of them due, until nothing
 is due, and the delivery of the mail they queued. Prints p50/p99 and the memory of each worker,
 the time and work of the first tick, the ticks and time it takes until nothing is due, and the
