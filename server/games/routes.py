@@ -78,7 +78,10 @@ class Games(MethodView):
         """Your games: those where it is your turn first, then by nearest deadline."""
         user = require_user()
         session = db_session()
-        return lobby.games_json(session, lobby.games_of(session, user), user)
+        games = lobby.games_json(session, lobby.games_of(session, user), user)
+        return current_app.response_class(
+            current_app.json.dumps([lobby.plain_game(game) for game in games]),
+            mimetype="application/json")
 
 
 @blp.route("/join")

@@ -188,3 +188,31 @@ def test_the_game_list_puts_my_turn_first_then_the_nearest_deadline(client, data
         assert [g["id"] for g in listed] == expected
         assert all(g["is_my_turn"] == (g["my_seat"] == g["current_seat"]) for g in listed[:4])
         assert listed[0]["deadline_at"] is not None
+
+
+def test_each_listed_game_reads_exactly_as_the_game_itself(client, database_url, ada, bob):
+    """The list is serialized without marshmallow (it is the hot read); every entry must still be
+    what GameSchema makes of the game: GET /games/{id} goes through the schema."""
+    from datetime import timedelta
+
+    from server.db import session_scope
+    from server.models import Game, Seat, utcnow
+    from tests.server.play import create_started_game
+
+    active = create_started_game(client, [ada, bob], public=True,
+                                 variants={"mining_cost": 3, "leftover_gems": "same_type"})
+    solo = client.post("/api/v1/games", json={"seats": 1}, headers=ada.headers).json
+    waiting = create(client, ada)
+    with session_scope(get_engine(database_url)) as session:
+        session.get(Game, active["id"]).deadline_at = utcnow() + timedelta(hours=5)
+        seat = session.exec(sa.select(Seat).where(Seat.game_id == active["id"],
+                                                  Seat.user_id == bob.id)).scalar_one()
+        seat.absent = True
+    for player in (ada, bob):
+        listed = client.get("/api/v1/games", headers=player.headers).json
+        assert listed, player
+        for game in listed:
+            alone = client.get(f"/api/v1/games/{game['id']}", headers=player.headers).json
+            assert game == alone
+    ids = {g["id"] for g in client.get("/api/v1/games", headers=ada.headers).json}
+    assert ids == {active["id"], solo["id"], waiting["id"]}
