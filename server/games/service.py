@@ -99,7 +99,8 @@ def load_state(session: Session, game: Game, version: int | None = None) -> Any:
 
 
 def apply_command(
-    session: Session, game: Game, command: Any, actor: str, now: datetime
+    session: Session, game: Game, command: Any, actor: str, now: datetime,
+    state_before: Any = None,
 ) -> list[dict[str, Any]]:
     """Decide ``command`` (an engine Command or its dict) at ``game.version``, append its events
     and the command, and update the game's turn columns; returns the stored event rows as dicts
@@ -108,13 +109,18 @@ def apply_command(
     The events and the command go in as plain INSERTs (their keys, game and version, make a
     second command at the same version fail); the game row is written once, at the end, by one
     UPDATE that also checks the version. Nothing is flushed in between: the notifications and
-    due times only change attributes and queue rows."""
+    due times only change attributes and queue rows.
+
+    ``state_before``: the state at ``game.version`` when the caller already holds it (the
+    scheduler playing several commands of a turn in one transaction, whose states the cache only
+    learns at the commit); otherwise it is loaded."""
     import engine
 
     if isinstance(command, dict):
         command = engine.command_from_dict(command)
     expected = game.version
-    state_before = load_state(session, game, expected)
+    if state_before is None:
+        state_before = load_state(session, game, expected)
     events = engine.decide(state_before, command, engine.rng_for(game.seed, expected))
     if not events:
         return []

@@ -199,7 +199,7 @@ def _apply(session, game: Game, state, command, now: datetime):
     import engine
     from server.games.service import apply_command
 
-    rows = apply_command(session, game, command, SERVER_ACTOR, now)
+    rows = apply_command(session, game, command, SERVER_ACTOR, now, state_before=state)
     return engine.replay([engine.event_from_dict(row["payload"]) for row in rows], state)
 
 
