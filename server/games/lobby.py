@@ -65,8 +65,13 @@ _GAME_AND_SEAT = (
 
 
 # Built once; plain rows, not ORM objects (a list may hold many games and seats).
+# Only what `_game_json` and the order read: on PostgreSQL every column of every row costs.
+_LISTED_COLUMNS = ("id", "status", "public", "join_code", "seats", "rhom", "variants", "version",
+                   "seed_hash", "current_seat", "pending_kind", "deadline_at", "created_at",
+                   *SETTING_NAMES)
 _GAMES_OF_USER = (
-    select(*Game.__table__.columns, Seat.seat.label("my_seat_number"))
+    select(*(Game.__table__.c[name] for name in _LISTED_COLUMNS),
+           Seat.seat.label("my_seat_number"))
     .join(Seat, Seat.game_id == Game.id)
     .where(Seat.user_id == bindparam("user_id"))
 )
@@ -153,7 +158,7 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
 def games_of(session: Session, user: User) -> list[Any]:
     """The user's games: my turn first, then nearest deadline, then newest. Plain rows with the
     game's columns (read like a Game), not ORM objects: a list may hold many games."""
-    rows = session.execute(_GAMES_OF_USER, {"user_id": user.id}).all()
+    rows = session.connection().execute(_GAMES_OF_USER, {"user_id": user.id}).all()
 
     def order(row: Any) -> tuple:
         my_turn = (row.status == "active" and row.my_seat_number is not None
@@ -178,7 +183,8 @@ def games_json(session: Session, games: list[Any], user: User | None) -> list[di
     statement for their seats whatever their number."""
     if not games:
         return []
-    seats = session.execute(_SEATS_OF_GAMES, {"game_ids": [g.id for g in games]}).all()
+    seats = session.connection().execute(
+        _SEATS_OF_GAMES, {"game_ids": [g.id for g in games]}).all()
     by_game: dict[str, list[tuple[Any, str | None]]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append((seat, seat.name))
