@@ -34,6 +34,16 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def refuse_token() -> None:
+    fail(401, "this API token is not valid (rotated?): use your current token",
+         headers={"WWW-Authenticate": "Bearer"})
+
+
+def bearer_token() -> str | None:
+    """The token of an 'Authorization: Bearer' header, None without one."""
+    return _bearer_token()
+
+
 def _bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
@@ -57,8 +67,7 @@ def current_user() -> User | None:
             _USER_BY_TOKEN, params={"token_hash": hash_token(token)}  # type: ignore[call-overload]
         ).first()
         if user is None:
-            fail(401, "this API token is not valid (rotated?): use your current token",
-                 headers={"WWW-Authenticate": "Bearer"})
+            refuse_token()
     elif request.headers.get("Authorization"):
         fail(401, "send your API token as 'Authorization: Bearer <token>'",
              headers={"WWW-Authenticate": "Bearer"})

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, current_user, require_user
+from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
@@ -117,9 +117,8 @@ class GameResource(MethodView):
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
         """One game (public games need no token)."""
-        user = current_user()
         session = db_session()
-        game, _seat = lobby.visible_game(session, game_id, user)
+        user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
         return lobby.game_json(session, game, user)
 
 
@@ -132,9 +131,8 @@ class Invitations(MethodView):
                      e409="game k3x9q2ab has already started")
     def post(self, data: dict, game_id: str):
         """Invite someone by email: they are sent the join code."""
-        user = require_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         lobby.require_member(game, seat)
         if game.status != "open":
             fail(409, f"game {game.id} has already started", game_id=game.id)
@@ -152,9 +150,8 @@ class Leave(MethodView):
                      e409="game k3x9q2ab has already started: you can only leave before the start")
     def post(self, game_id: str):
         """Give up your seat before the game starts."""
-        user = require_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         seat = lobby.require_member(game, seat)
         if game.status != "open":
             fail(409, f"game {game.id} has already started: you can only leave before the start",
@@ -173,9 +170,8 @@ class Start(MethodView):
     def post(self, game_id: str):
         """Start the game once every seat is taken: seats ordered, decks shuffled, objectives
         dealt (all recorded as events)."""
-        user = require_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         lobby.require_member(game, seat)
         if game.status != "open":
             fail(409, f"game {game.id} has already started", game_id=game.id)
@@ -198,9 +194,8 @@ class Back(MethodView):
     def post(self, game_id: str):
         """Come back after missed deadlines: your seat is no longer absent (and its missed
         turns count from zero), so the server stops playing your turns at once."""
-        user = require_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         seat = lobby.require_member(game, seat)
         if game.status != "active":
             fail(409, f"game {game.id} is not being played: only an active game has absent "
@@ -229,9 +224,8 @@ class View(MethodView):
     def get(self, query: dict, game_id: str):
         """The game as you may see it (spectators: the public view). ``?version=N`` shows it as
         it was after N events. ETag is the version; If-None-Match answers 304 when unchanged."""
-        user = current_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         if game.version == 0:
             fail(409, f"game {game.id} has not started yet", game_id=game.id)
         version = query.get("version", game.version)
@@ -272,9 +266,8 @@ class Legal(MethodView):
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
         """Your legal commands now (empty when you are not to act)."""
-        user = require_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         my_seat = seat.seat if seat is not None else None
         commands: list[dict[str, Any]] = []
         if game.status == "active" and my_seat is not None:
@@ -295,9 +288,8 @@ class Commands(MethodView):
     def post(self, data: dict, game_id: str):
         """Play one command against the version you saw. Stale: 409 with
         ``details.current_version``; illegal: 422 with the engine's reason."""
-        user = require_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         seat = lobby.require_member(game, seat)
 
         key = request.headers.get("Idempotency-Key")
@@ -431,9 +423,8 @@ class Events(MethodView):
     def get(self, query: dict, game_id: str):
         """The events after ``after`` as you may see them; with ``wait``, waits up to that many
         seconds for the next one (long poll)."""
-        user = current_user()
         session = db_session()
-        game, seat = lobby.visible_game(session, game_id, user)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         my_seat = seat.seat if seat is not None else None
         after = query["after"]
         deadline = time.monotonic() + min(query["wait"], current_app.config["LONG_POLL_MAX_SECONDS"])
@@ -457,9 +448,8 @@ class Export(MethodView):
                      e409="game k3x9q2ab is not over: the log and seed are exported at the end")
     def get(self, game_id: str):
         """The whole log, every command and the seed, once the game is over."""
-        user = current_user()
         session = db_session()
-        game, _seat = lobby.visible_game(session, game_id, user)
+        user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
         if game.status != "finished":
             fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
                  game_id=game.id)
