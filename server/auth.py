@@ -41,10 +41,6 @@ def refuse_token() -> None:
 
 def bearer_token() -> str | None:
     """The token of an 'Authorization: Bearer' header, None without one."""
-    return _bearer_token()
-
-
-def _bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -60,7 +56,7 @@ def current_user() -> User | None:
     """The authenticated user, None without a token; 401 for a token that is not valid."""
     if "current_user" in g:
         return g.current_user
-    token = _bearer_token()
+    token = bearer_token()
     user = None
     if token is not None:
         user = db_session().exec(
@@ -113,7 +109,7 @@ def init_app(app: Flask) -> None:
         limit = current_app.config["RATE_LIMIT"]
         if limit <= 0 or not request.path.startswith("/api/"):
             return
-        token = _bearer_token()
+        token = bearer_token()
         key = "t:" + hash_token(token) if token else "a:" + (request.remote_addr or "?")
         retry_after = limiter.hit(key, limit)
         if retry_after is not None:

@@ -179,7 +179,7 @@ def app_engine(app: Flask | None = None) -> Engine:
 
 def read_only(engine: Engine) -> Engine:
     """The same engine (pool, events) for transactions that only read: on SQLite they begin
-    without taking the write lock. Writing through it may fail with "database is locked"."""
+    without taking the write lock. Writing through it raises `WriteInReadOnlyTransaction`."""
     return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 

@@ -7,9 +7,11 @@ import string
 from datetime import datetime
 from typing import Any
 
+from flask import g
 from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
+from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
 from server.errors import fail
 from server.games import service
 from server.models import Game, Invitation, Outbox, Seat, User
@@ -92,9 +94,14 @@ def visible_game(session: Session, game_id: str, user: User | None) -> tuple[Gam
             _GAME_AND_SEAT, params={"game_id": game_id, "user_id": user.id}  # type: ignore[call-overload]
         ).first()
         game, seat = row if row is not None else (None, None)
+    _require_visible(game_id, game, seat)
+    return game, seat
+
+
+def _require_visible(game_id: str, game: Game | None, seat: Seat | None) -> None:
+    """404 unless the game exists and the caller plays in it or it is public."""
     if game is None or (seat is None and not game.public):
         fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
-    return game, seat
 
 
 # The caller, the game and the caller's seat in one statement (the games join on the id asked
@@ -114,10 +121,6 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
     and the caller's seat: one statement where `current_user` and `visible_game` take two. The
     same answers: 401 for a missing (when required) or unknown token, 404 for a game the caller
     cannot see."""
-    from flask import g
-
-    from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
-
     token = bearer_token()
     if token is None or "current_user" in g:
         user = require_user() if required else current_user()
@@ -131,8 +134,7 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
         refuse_token()
     user, game, seat = row
     g.current_user = user
-    if game is None or (seat is None and not game.public):
-        fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
+    _require_visible(game_id, game, seat)
     return user, game, seat
 
 

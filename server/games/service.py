@@ -136,7 +136,6 @@ def apply_command(
                      "at": now})
 
     from server import notifications
-    from server.scheduler import timers
 
     with session.no_autoflush:
         try:
@@ -163,9 +162,9 @@ def apply_command(
             game.rules_version = rules_version
         game.version = new_version
         _set_turn_columns(game, state_after, now)
+        # Queues the notices and derives the due times (the emails quote the deadline).
         notifications.on_events_appended(session, game, state_before, state_after, rows, actor,
                                          now)
-        timers.update_due_times(session, game, state_after, now)
         _write_game_row(session, game, expected)
     CACHE.put_after_commit(session, game.id, new_version, state_after)
     return rows

@@ -170,7 +170,7 @@ def on_events_appended(
     session, game, state_before, state_after, events, actor, now
 ) -> list[dict]:
     """Queue what the events call for; also clear the acting player's missed turns."""
-    from server.scheduler.timers import JUST_UPDATED, update_due_times
+    from server.scheduler.timers import update_due_times
 
     before, after = _decision(state_before), _decision(state_after)
     # Only the seat holding the decision can act, so that is who acted (None: the server).
@@ -180,10 +180,9 @@ def on_events_appended(
     seats, users = table_of(session, game, fresh="game_started" in types)
     if actor_seat is not None:
         _back_in_the_game(session, seats, actor_seat)
-    # Emails quote the deadline, which the timers derive; they are idempotent, so the service's
-    # own call after this one changes nothing (and is skipped).
+    # The due times are derived here, for every command: the emails quote the deadline, and an
+    # absent actor who is back counts as present.
     update_due_times(session, game, state_after, now, seats=seats)
-    session.info[JUST_UPDATED] = (session.get_transaction(), game.id, game.version, now)
     notices = after_events(
         game.id,
         participants(session, game, seats),

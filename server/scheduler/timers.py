@@ -52,25 +52,14 @@ def seat_row(session, game: Game, seat: int | None) -> Seat | None:
     return session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
 
 
-JUST_UPDATED = "iridescia.due_times_just_updated"
-
-
 def update_due_times(session, game: Game, state_after, now: datetime, seats=None) -> None:
     """Recompute the game's due times after a command (`state_after` is the engine state;
     the game's status, current_seat, pending_kind and turn_started_at are already updated).
     `seats` (rows with `.seat` and `.absent`, e.g. from server.notifications.table_of), when the
     caller has read them, spares a query for the seat to act.
 
-    `on_events_appended` computes them first (the emails quote the deadline) and leaves a mark;
-    the service's own call right after it, with the same game, version and time, then skips
-    the work (it would change nothing)."""
-    mark = session.info.pop(JUST_UPDATED, None)
-    if (
-        mark is not None
-        and mark[0] is session.get_transaction()
-        and mark[1:] == (game.id, game.version, now)
-    ):
-        return
+    After a command, `server.notifications.on_events_appended` calls it (the emails quote the
+    deadline), once the acting seat is back in the game."""
     game.deadline_at = game.next_reminder_at = game.automatic_due_at = None
     if game.status != "active" or game.current_seat is None:
         session.add(game)
