@@ -183,6 +183,14 @@ def read_only(engine: Engine) -> Engine:
     return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 
+def begin_reading(session: Session) -> None:
+    """Begin ``session``'s transaction as a read-only one (no write lock on SQLite). A request
+    that reads much and then writes a little reads here, commits, and writes in a transaction
+    of its own, which begins as a writer: SQLite's one writer at a time then holds the lock
+    only for the writes. The writes must check that what was read still holds (a version)."""
+    session.connection(execution_options={READ_ONLY_OPTION: True})
+
+
 def db_session() -> Session:
     """The current request's session (opened on first use, closed at teardown); a GET's
     session only reads (see `read_only`)."""

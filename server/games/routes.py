@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
-from server.db import db_session
+from server.db import begin_reading, db_session
 from server.docs import document_errors
 from server.errors import fail
 from server.games import lobby, service
@@ -67,7 +67,7 @@ def plain_json(payload: Any, status: int = 200, headers: dict[str, str] | None =
 
 @blp.route("")
 class Games(MethodView):
-    @blp.arguments(GameCreateSchema)
+    @blp.arguments(GameCreateSchema())
     @blp.response(201, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 413, 422, 429)
@@ -95,7 +95,7 @@ class Games(MethodView):
 
 @blp.route("/join")
 class Join(MethodView):
-    @blp.arguments(JoinSchema)
+    @blp.arguments(JoinSchema())
     @blp.response(200, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 404, 409, 413, 422, 429,
@@ -124,7 +124,7 @@ class GameResource(MethodView):
 
 @blp.route("/<game_id>/invitations")
 class Invitations(MethodView):
-    @blp.arguments(InvitationCreateSchema)
+    @blp.arguments(InvitationCreateSchema())
     @blp.response(201, InvitationSchema)
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 403, 404, 409, 413, 422, 429, e404=E404,
@@ -216,7 +216,7 @@ class Back(MethodView):
 
 @blp.route("/<game_id>/view")
 class View(MethodView):
-    @blp.arguments(ViewQuerySchema, location="query")
+    @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, ViewSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified: your ETag is the current version")
     @blp.doc(security=SECURITY_OPTIONAL, parameters=[IF_NONE_MATCH])
@@ -280,7 +280,7 @@ class Legal(MethodView):
 
 @blp.route("/<game_id>/commands")
 class Commands(MethodView):
-    @blp.arguments(CommandRequestSchema)
+    @blp.arguments(CommandRequestSchema())
     @blp.response(201, CommandResultSchema)
     @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
     @document_errors(400, 401, 403, 404, 409, 412, 413, 422, 428, 429, e404=E404,
@@ -289,6 +289,9 @@ class Commands(MethodView):
         """Play one command against the version you saw. Stale: 409 with
         ``details.current_version``; illegal: 422 with the engine's reason."""
         session = db_session()
+        # Everything up to deciding only reads: SQLite's write lock is taken for the writes alone
+        # (apply_command's version check catches a command that lands in between).
+        begin_reading(session)
         user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         seat = lobby.require_member(game, seat)
 
@@ -310,8 +313,10 @@ class Commands(MethodView):
                  current_version=game.version)
         if game.status == "finished":
             fail(409, f"game {game.id} is over", game_id=game.id, current_version=game.version)
+        state = service.load_state(session, game)
+        session.commit()  # the end of reading
         try:
-            result = _apply(session, game, seat, user, data["command"], expected)
+            result = _apply(session, game, seat, user, data["command"], expected, state)
         except service.StaleVersion as error:
             # A retry racing its own first attempt gets that attempt's answer.
             stored = _stored_answer(session, user, key, request_hash)
@@ -373,7 +378,8 @@ def _expected_version(data: dict, game: Game) -> int:
     return int(text)
 
 
-def _apply(session, game: Game, seat, user: User, command: dict, expected: int) -> dict:  # noqa: ANN001
+def _apply(session, game: Game, seat, user: User, command: dict, expected: int,  # noqa: ANN001
+           state: Any) -> dict:
     import engine
 
     command = dict(command)
@@ -393,7 +399,8 @@ def _apply(session, game: Game, seat, user: User, command: dict, expected: int) 
     except (KeyError, TypeError, ValueError) as error:
         fail(422, f"this is not a valid command: {error}", command=command)
     try:
-        rows = service.apply_command(session, game, parsed, _actor(user), utcnow())
+        rows = service.apply_command(session, game, parsed, _actor(user), utcnow(),
+                                     state_before=state)
     except engine.GameOver as error:
         fail(409, str(error), current_version=expected)
     except engine.RuleError as error:
@@ -416,7 +423,7 @@ def _redacted(row: dict | Event, seat: int | None) -> dict:
 
 @blp.route("/<game_id>/events")
 class Events(MethodView):
-    @blp.arguments(FeedQuerySchema, location="query")
+    @blp.arguments(FeedQuerySchema(), location="query")
     @blp.response(200, FeedSchema)
     @blp.doc(security=SECURITY_OPTIONAL)
     @document_errors(401, 404, 422, 429, e404=E404)

@@ -30,7 +30,7 @@ def user_json(user: User) -> dict:
 
 @blp.route("")
 class Users(MethodView):
-    @blp.arguments(UserCreateSchema)
+    @blp.arguments(UserCreateSchema())
     @blp.response(201, NewUserSchema)
     @document_errors(400, 409, 413, 422, 429)
     def post(self, data: dict):
@@ -77,7 +77,7 @@ class Token(MethodView):
 
 @blp.route("/me/preferences")
 class Preferences(MethodView):
-    @blp.arguments(PreferencesSchema)
+    @blp.arguments(PreferencesSchema())
     @blp.response(200, UserSchema)
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 413, 422, 429)

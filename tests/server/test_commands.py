@@ -268,3 +268,29 @@ def test_racing_retries_with_one_idempotency_key_all_get_the_one_answer(app, cli
     assert all(answer == answers[0][1] for _, answer in answers)
     feed = client.get(f"/api/v1/games/{game_id}/events", headers=seats[0].headers).json
     assert feed["version"] == answers[0][1]["version"]
+
+
+def test_a_command_landing_between_reading_and_writing_wins(app, client, game, monkeypatch):
+    """A post decides outside the write lock: a command that lands after it read the game (here
+    the same one, played by the server) makes it answer 409, and the log holds one copy."""
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    command = legal["commands"][0]
+    load_state = service.load_state
+    engine_ = get_engine(app.config["DATABASE_URL"])
+
+    def load_then_lose_the_race(session, game_row, version=None):
+        state = load_state(session, game_row, version)
+        monkeypatch.setattr(service, "load_state", load_state)  # once
+        with session_scope(engine_) as other:
+            service.apply_command(other, other.get(Game, game_id), command, "server", utcnow())
+        return state
+
+    monkeypatch.setattr(service, "load_state", load_then_lose_the_race)
+    response = post(client, game_id, seats[0], {"command": command,
+                                                "expected_version": legal["version"]})
+    assert_error(response, 409, "another command landed first")
+    feed = client.get(f"/api/v1/games/{game_id}/events", headers=seats[0].headers).json
+    assert response.json["details"]["current_version"] == feed["version"] > legal["version"]
+    assert [e["seq"] for e in feed["events"]] == list(range(1, feed["version"] + 1))
+    assert {e["actor"] for e in feed["events"][legal["version"]:]} == {"server"}
