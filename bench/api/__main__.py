@@ -5,9 +5,10 @@
 For each database: gunicorn with 2 sync workers serves the baseline app (``baseline.py``: a no-op
 endpoint and a one-row insert), then the Iridescia app; 8 client processes on 127.0.0.1 drive each
 for a bounded time. Phases: ``noop``, ``insert``, ``mix`` (each client plays its own 2-player game:
-the actor reads the view and the legal commands and posts one; every third step the other player
-reads the game list and the view), ``commands`` (only the legal commands and the post). Prints
-requests/s and p50/p99 per kind, and command posts/s as a fraction of the insert baseline.
+the actor reads the view and posts a random legal command; every third step the other player
+reads the game list and the view), ``commands`` (only the posts, and the legal commands at the
+start of each turn: within a turn each post's answer lists the next ones). Prints requests/s and
+p50/p99 per kind, and command posts/s as a fraction of the insert baseline.
 """
 
 from __future__ import annotations
@@ -117,15 +118,14 @@ def verdicts(backend: str, result: dict) -> list[str]:
             f"{backend:<10} {name:<8} command posts {command['per_second']:.1f}/s = "
             f"{ratio:.2f} x insert baseline ({insert:.1f}/s); p99 {command['p99_ms']:.1f} ms"
         )
-    # The same comparison by the server's CPU time: an insert against a post together with the
-    # legal read that precedes it (the commands phase's requests come in such pairs), which the
-    # rest of the machine's load does not blur.
+    # The same comparison by the server's CPU time, which the rest of the machine's load does not
+    # blur: an insert against a post with its share of the commands phase's legal reads.
     commands = phases["commands"]
     pair_cpu = commands["server_cpu_ms_per_request"] * commands["all"]["requests"] / max(
         1, commands.get("command", {}).get("requests", 0))
     insert_cpu = phases["insert"]["server_cpu_ms_per_request"]
     lines.append(
-        f"{backend:<10} cpu      a post with its legal read costs the workers {pair_cpu:.2f} ms "
+        f"{backend:<10} cpu      a post (and its share of legal reads) costs the workers {pair_cpu:.2f} ms "
         f"of CPU, an insert {insert_cpu:.2f} ms: {insert_cpu / pair_cpu:.2f} x"
     )
     # With the server saturated, throughput is bounded by the time a request holds a worker:

@@ -124,8 +124,11 @@ def play(http: Http, rng: random.Random, players: list[str], table: Table, deadl
 
     With ``mix``, the player to act looks at the board first, and every third step the other
     player checks their game list and the board (a realistic session). Without it, only what
-    posting needs: the legal commands, then the post."""
+    posting needs: the post, and the legal commands when the last answer did not list them
+    (a new turn: each answer lists its poster's next commands, as `iridescia autoplay` uses
+    them)."""
     step = 0
+    listed = None  # the last answer's legal commands for table.seat, if any
     while time.perf_counter() < deadline:
         step += 1
         token = table.tokens[table.seat]
@@ -134,15 +137,18 @@ def play(http: Http, rng: random.Random, players: list[str], table: Table, deadl
             status, view = http.call("view", "GET", f"{path}/view", token=token)
             if status == 200:
                 if view.get("over"):
-                    table = new_table(http, players)
+                    table, listed = new_table(http, players), None
                     continue
                 acting = (view.get("turn") or {}).get("seat")
                 if acting in table.tokens and acting != table.seat:
-                    table.seat = acting
+                    table.seat, listed = acting, None
                     token = table.tokens[acting]
-        status, legal = http.call("legal", "GET", f"{path}/legal", token=token)
-        if status != 200:
-            continue
+        if listed is not None:
+            legal, listed = listed, None
+        else:
+            status, legal = http.call("legal", "GET", f"{path}/legal", token=token)
+            if status != 200:
+                continue
         if not legal["commands"]:
             # Not this seat's decision, or the game is over: the game says whose it is.
             status, game = http.call("lobby", "GET", path, token=token)
@@ -154,10 +160,14 @@ def play(http: Http, rng: random.Random, players: list[str], table: Table, deadl
         command = rng.choice(legal["commands"])
         body = {"command": command, "expected_version": legal["version"]}
         status, result = http.call("command", "POST", f"{path}/commands", body, token=token)
+        if status == 201 and result.get("legal"):
+            listed = {"version": result["version"], "commands": result["legal"]}
         # The events say whose turn starts (as a client following the game would read them);
         # decisions inside a turn are found through the empty legal list above.
         for event in (result or {}).get("events", []) if status == 201 else []:
             if event["type"] == "turn_started" and event["payload"]["seat"] in table.tokens:
+                if event["payload"]["seat"] != table.seat:
+                    listed = None
                 table.seat = event["payload"]["seat"]
         if mix and step % 3 == 0:
             other = table.tokens[1 - table.seat]

@@ -52,8 +52,10 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
     info = game_helpers.fetch_game(api, game)
     if info.get("status") == "open":
         raise click.ClickException(f"game {game} has not started yet")
+    legal_now = None  # my legal commands, when the last answer listed them
     while sent < max_commands:
-        legal_now = api.get(f"/games/{game}/legal")
+        if legal_now is None:
+            legal_now = api.get(f"/games/{game}/legal")
         commands = legal_now.get("commands") or []
         if not commands:
             if not until_end:
@@ -63,6 +65,7 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
             game_helpers.fetch_events(
                 api, game, after=int(legal_now.get("version") or 0), wait=WAIT_SECONDS
             )
+            legal_now = None
             continue
         view = game_helpers.fetch_view(api, game)
         command = choose(policy, view, commands, rng)
@@ -70,7 +73,11 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
         try:
             result = api.send_command(game, command, legal_now["version"])
         except Stale:
+            legal_now = None
             continue  # somebody (the Rhom, a deadline) acted first: look again
+        # The answer lists what I may do next (nothing once the turn has passed): no re-read.
+        legal_now = ({"version": result["version"], "commands": result["legal"]}
+                     if result.get("legal") else None)
         sent += 1
         game_helpers.remember_version(api, game, result.get("version"))
         if not quiet:

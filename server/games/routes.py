@@ -399,14 +399,21 @@ def _apply(session, game: Game, seat, user: User, command: dict, expected: int, 
     except (KeyError, TypeError, ValueError) as error:
         fail(422, f"this is not a valid command: {error}", command=command)
     try:
-        rows = service.apply_command(session, game, parsed, _actor(user), utcnow(),
-                                     state_before=state)
+        applied = service.apply_command(session, game, parsed, _actor(user), utcnow(),
+                                        state_before=state)
     except engine.GameOver as error:
         fail(409, str(error), current_version=expected)
     except engine.RuleError as error:
         fail(422, str(error), command=command)
+    # What the caller may do next, so that a turn of several commands needs no read between
+    # them: the same list GET /legal gives at this version (empty once the decision is not
+    # theirs).
+    legal = [] if engine.is_terminal(applied.state) else [
+        engine.command_to_dict(c) for c in engine.legal_commands(applied.state, seat.seat)
+    ]
     return {"version": game.version,
-            "events": [_redacted(row, seat.seat) for row in rows]}
+            "events": [_redacted(row, seat.seat) for row in applied.rows],
+            "legal": legal}
 
 
 def _redacted(row: dict | Event, seat: int | None) -> dict:

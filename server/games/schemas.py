@@ -139,6 +139,10 @@ class EventSchema(ma.Schema):
 class CommandResultSchema(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
+    legal = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Your legal commands at `version`, as GET /games/{id}/legal lists them: "
+                       "play the next one without reading them again. Empty when the decision "
+                       "is no longer yours (or the game is over)."})
 
 
 class FeedSchema(ma.Schema):

@@ -1,7 +1,7 @@
 """Applying commands and deriving states: the one path for HTTP requests and the scheduler.
 
     state = load_state(session, game)                 # at game.version, or version=N
-    rows = apply_command(session, game, command, actor, now)
+    applied = apply_command(session, game, command, actor, now)   # .rows, .state
 
 ``apply_command`` appends the events and the command in the caller's transaction (the caller
 commits). It raises ``StaleVersion`` when another command landed first, and lets the engine's
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +27,15 @@ from server.models import Command, Event, Game, Seat, Snapshot
 
 SNAPSHOT_EVERY = 50
 SERVER_ACTOR = "server"
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What `apply_command` appended: the event rows ``{seq, type, payload, actor, at}``
+    (``payload`` is the engine's full event dict) and the state after them."""
+
+    rows: list[dict[str, Any]]
+    state: Any
 
 
 class StaleVersion(Exception):
@@ -101,10 +111,10 @@ def load_state(session: Session, game: Game, version: int | None = None) -> Any:
 def apply_command(
     session: Session, game: Game, command: Any, actor: str, now: datetime,
     state_before: Any = None,
-) -> list[dict[str, Any]]:
+) -> Applied:
     """Decide ``command`` (an engine Command or its dict) at ``game.version``, append its events
-    and the command, and update the game's turn columns; returns the stored event rows as dicts
-    ``{seq, type, payload, actor, at}`` (``payload`` is the engine's full event dict).
+    and the command, and update the game's turn columns; returns the stored event rows and the
+    state after them.
 
     The events and the command go in as plain INSERTs (their keys, game and version, make a
     second command at the same version fail); the game row is written once, at the end, by one
@@ -123,7 +133,7 @@ def apply_command(
         state_before = load_state(session, game, expected)
     events = engine.decide(state_before, command, engine.rng_for(game.seed, expected))
     if not events:
-        return []
+        return Applied([], state_before)
     state_after = engine.replay(events, state_before)
     new_version = expected + len(events)
     rules_version = engine.RULES_VERSION
@@ -167,7 +177,7 @@ def apply_command(
                                          now)
         _write_game_row(session, game, expected)
     CACHE.put_after_commit(session, game.id, new_version, state_after)
-    return rows
+    return Applied(rows, state_after)
 
 
 # The columns a command can change on the game row; written by one UPDATE per command.

@@ -195,12 +195,10 @@ def _postpone(db, game_id: str, now: datetime) -> None:
 
 
 def _apply(session, game: Game, state, command, now: datetime):
-    """Apply one server command; the state after it, from its events (no re-read)."""
-    import engine
+    """Apply one server command; the state after it."""
     from server.games.service import apply_command
 
-    rows = apply_command(session, game, command, SERVER_ACTOR, now, state_before=state)
-    return engine.replay([engine.event_from_dict(row["payload"]) for row in rows], state)
+    return apply_command(session, game, command, SERVER_ACTOR, now, state_before=state).state
 
 
 def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:

@@ -175,3 +175,37 @@ def test_three_player_game_to_the_end(run, live, tmp_path):
     scores = lines[lines.index("Final scores") + 2:]
     assert sorted(line.split()[2] for line in scores) == ["Ada", "Bob", "Cy"]
     check_log_replay_verify(cli, "bob", game, tmp_path)
+
+
+def test_autoplay_plays_a_turn_on_one_read_of_the_legal_commands(run, live):
+    """Each command's answer lists what may follow, so a turn of several commands reads
+    GET /legal only at its start (and once more to find the turn over)."""
+    cli = profile_runner(run, live)
+    register(cli, "ada", "Ada")
+    register(cli, "bob", "Bob")
+    created = cli("ada", "new", "--seats", "2", "--json")
+    game = json.loads(created.output)["id"]
+    invited = cli("ada", "invite", game, "bob@example.org", "--json")
+    assert cli("bob", "join", json.loads(invited.output)["join_code"]).exit_code == 0
+    assert cli("ada", "start", game).exit_code == 0
+    first = next(p for p in ("ada", "bob") if game_json(cli, p, game)["is_my_turn"])
+
+    requests: list[tuple[str, str]] = []
+    serve = live.app.wsgi_app
+
+    def counting(environ, start_response):
+        requests.append((environ["REQUEST_METHOD"], environ["PATH_INFO"]))
+        return serve(environ, start_response)
+
+    live.app.wsgi_app = counting
+    try:
+        result = cli(first, "autoplay", game, "--policy", "greedy", "--seed", "2")
+    finally:
+        live.app.wsgi_app = serve
+    assert result.exit_code == 0, result.output
+    posts = [r for r in requests if r == ("POST", f"/api/v1/games/{game}/commands")]
+    reads = [r for r in requests if r == ("GET", f"/api/v1/games/{game}/legal")]
+    assert len(posts) >= 3  # reveal, move, ..., end
+    lines = result.output.splitlines()
+    assert len(lines) == len(posts) + 1 and lines[-1].startswith(f"Sent {len(posts)} commands.")
+    assert len(reads) == 2

@@ -34,9 +34,10 @@ def seat_map(client, game_id: str, players: list[Player]) -> dict[int, Player]:
     return seats
 
 
-def play_one(client, game_id: str, seats: dict[int, Player], rng: random.Random) -> dict | None:
-    """Play one random legal command for whoever must act; the game after it, or None when the
-    game is over or only the server acts now (the Rhom)."""
+def play_one(client, game_id: str, seats: dict[int, Player], rng: random.Random
+             ) -> tuple[int, dict] | None:
+    """Play one random legal command for whoever must act: (their seat, the command's answer),
+    or None when the game is over or only the server acts now (the Rhom)."""
     game = client.get(f"/api/v1/games/{game_id}", headers=next(iter(seats.values())).headers).json
     if game["status"] != "active" or game["current_seat"] not in seats:
         return None
@@ -48,7 +49,7 @@ def play_one(client, game_id: str, seats: dict[int, Player], rng: random.Random)
                            json={"command": command, "expected_version": legal["version"]},
                            headers=player.headers)
     assert response.status_code == 201, (command, response.json)
-    return response.json
+    return game["current_seat"], response.json
 
 
 def secrets_hidden_from(state: Any, viewer: int | None, seed: str) -> set[str]:

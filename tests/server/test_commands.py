@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -294,3 +295,30 @@ def test_a_command_landing_between_reading_and_writing_wins(app, client, game, m
     assert response.json["details"]["current_version"] == feed["version"] > legal["version"]
     assert [e["seq"] for e in feed["events"]] == list(range(1, feed["version"] + 1))
     assert {e["actor"] for e in feed["events"][legal["version"]:]} == {"server"}
+
+
+def test_the_answer_lists_the_callers_next_commands(client, game):
+    """A turn of several commands needs no read between them: each answer lists what GET /legal
+    would, and nothing once the decision has passed to the other player."""
+    game_id, seats = game
+    rng = random.Random(3)
+    seat, passed, within = 0, 0, 0
+    for _ in range(400):
+        if passed >= 6 and within >= 10:
+            break
+        legal = legal_of(client, game_id, seats[seat])
+        if not legal["commands"]:
+            seat = 1 - seat
+            continue
+        answer = post(client, game_id, seats[seat], {"command": rng.choice(legal["commands"]),
+                                                     "expected_version": legal["version"]})
+        assert answer.status_code == 201, answer.json
+        now = legal_of(client, game_id, seats[seat])
+        assert answer.json["version"] == now["version"]
+        assert answer.json["legal"] == now["commands"]
+        if answer.json["legal"]:
+            within += 1
+        else:
+            passed += 1
+            assert legal_of(client, game_id, seats[1 - seat])["commands"]
+    assert within >= 10 and passed >= 6

@@ -35,7 +35,9 @@ def authoritative_state(database_url: str, game_id: str):
         return service.load_state(session, game), game.seed
 
 
-def check_hidden_information(client, database_url, game_id, seats) -> int:
+def check_hidden_information(client, database_url, game_id, seats, posted=None) -> int:
+    """Every answer each seat and a spectator get now hides what they may not know;
+    ``posted`` (seat, answer) is the command answer just given to that seat."""
     state, seed = authoritative_state(database_url, game_id)
     checked = 0
     if engine.is_terminal(state):
@@ -59,6 +61,9 @@ def check_hidden_information(client, database_url, game_id, seats) -> int:
             assert response.status_code == 200, (name, response.json)
             assert_nothing_leaks(response.json, secrets, tops, face_down, f"{name} of {who}")
             checked += 1
+        if posted is not None and posted[0] == seat:
+            assert_nothing_leaks(posted[1], secrets, tops, face_down, f"command answer of {who}")
+            checked += 1
         assert_nothing_leaks(client.get(f"/api/v1/games/{game_id}/export",
                                         headers=headers).json, secrets, tops, face_down,
                              f"export of {who}")
@@ -76,11 +81,11 @@ def test_a_two_player_game_played_over_http_replays_from_its_export(database_url
     rng = random.Random(20240611)
     views_then: dict[int, dict] = {}
     steps = checks = 0
-    while play_one(client, game_id, seats, rng) is not None:
+    while (posted := play_one(client, game_id, seats, rng)) is not None:
         steps += 1
         assert steps < 5000, "the game does not end"
         if steps % CHECK_EVERY == 0:
-            checks += check_hidden_information(client, database_url, game_id, seats)
+            checks += check_hidden_information(client, database_url, game_id, seats, posted)
         if steps % 40 == 0:
             view = client.get(f"/api/v1/games/{game_id}/view", headers=seats[0].headers).json
             views_then[view["version"]] = view
