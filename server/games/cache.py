@@ -21,6 +21,8 @@ class StateCache:
         self.size = size
         self._lock = threading.Lock()
         self._states: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        # Each game's cached versions: a lookup looks at its own game's, not at every entry.
+        self._versions: dict[str, set[int]] = {}
 
     def get(self, game_id: str, version: int) -> Any | None:
         with self._lock:
@@ -32,10 +34,9 @@ class StateCache:
     def best_below(self, game_id: str, version: int) -> tuple[int, Any] | None:
         """The cached state with the highest version not above ``version``."""
         with self._lock:
-            versions = [v for (g, v) in self._states if g == game_id and v <= version]
-            if not versions:
+            best = max((v for v in self._versions.get(game_id, ()) if v <= version), default=None)
+            if best is None:
                 return None
-            best = max(versions)
             return best, self._states[(game_id, best)]
 
     def put(self, game_id: str, version: int, state: Any) -> None:
@@ -44,12 +45,18 @@ class StateCache:
         with self._lock:
             self._states[(game_id, version)] = state
             self._states.move_to_end((game_id, version))
+            self._versions.setdefault(game_id, set()).add(version)
             while len(self._states) > self.size:
-                self._states.popitem(last=False)
+                (old_game, old_version), _ = self._states.popitem(last=False)
+                versions = self._versions[old_game]
+                versions.discard(old_version)
+                if not versions:
+                    del self._versions[old_game]
 
     def clear(self) -> None:
         with self._lock:
             self._states.clear()
+            self._versions.clear()
 
     def put_after_commit(self, session: Session, game_id: str, version: int, state: Any) -> None:
         session.info.setdefault(_PENDING, []).append((game_id, version, state))

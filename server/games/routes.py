@@ -325,6 +325,8 @@ class Commands(MethodView):
             fail(409, f"another command landed first; the game is at version "
                       f"{error.current_version}: refresh and retry",
                  current_version=error.current_version)
+        # apply_command wrote the game row itself: the commit has nothing of it left to flush.
+        session.expunge(game)
         if key is not None:
             session.add(IdempotencyRecord(user_id=user.id, key=key, request_hash=request_hash,
                                           status_code=201, response=result))
