@@ -18,6 +18,7 @@ from server.docs import document_errors
 from server.errors import fail
 from server.games import lobby, service
 from server.games.schemas import (
+    MAX_VERSION,
     CommandRequestSchema,
     CommandResultSchema,
     ExportSchema,
@@ -46,6 +47,11 @@ IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
 IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
                  "schema": {"type": "string"},
                  "description": "The ETag (version) you have; 304 when unchanged"}
+# flask-smorest replaces (does not extend) the parameters that @blp.arguments documents when a
+# view lists its own, so a view with both lists its query parameters here too.
+VERSION_QUERY = {"in": "query", "name": "version", "required": False,
+                 "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
+                 "description": "The view as it was after this many events (default: now)"}
 ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
 E404 = "there is no game 'k3x9q2ab' you can see"
 
@@ -219,7 +225,7 @@ class View(MethodView):
     @blp.arguments(ViewQuerySchema(), location="query")
     @blp.response(200, ViewSchema, headers=ETAG_HEADER)
     @blp.alt_response(304, description="Not modified: your ETag is the current version")
-    @blp.doc(security=SECURITY_OPTIONAL, parameters=[IF_NONE_MATCH])
+    @blp.doc(security=SECURITY_OPTIONAL, parameters=[VERSION_QUERY, IF_NONE_MATCH])
     @document_errors(401, 404, 409, 422, 429, e404=E404, e409="game k3x9q2ab has not started yet")
     def get(self, query: dict, game_id: str):
         """The game as you may see it (spectators: the public view). ``?version=N`` shows it as

@@ -60,3 +60,24 @@ def test_every_error_a_view_returns_is_documented_with_an_example():
                     example = response["content"]["application/json"]["example"]
                     assert example["code"] == int(code), (path, method, code)
                     assert example["message"]
+
+
+def test_every_query_argument_a_view_reads_is_in_the_spec(client):
+    """A view's own header parameters must not hide the query arguments it reads."""
+    spec = client.get("/openapi.json").json
+    app = client.application
+    checked = 0
+    for rule in app.url_map.iter_rules():
+        view_class = getattr(app.view_functions[rule.endpoint], "view_class", None)
+        for method in ("get", "post", "put", "patch", "delete"):
+            view = getattr(view_class, method, None)
+            for argument in getattr(view, "_apidoc", {}).get("arguments", {}).get(
+                    "parameters", []):
+                if argument["in"] != "query":
+                    continue
+                path = rule.rule.replace("<", "{").replace(">", "}")
+                listed = {p["name"] for p in spec["paths"][path][method].get("parameters", [])
+                          if p["in"] == "query"}
+                assert set(argument["schema"].fields) <= listed, (path, method, listed)
+                checked += 1
+    assert checked >= 2  # the view's ?version= and the feed's ?after=&wait=
