@@ -6,6 +6,7 @@ import gc
 from typing import Any
 
 from flask import Flask
+from flask.sessions import SessionInterface
 from flask_smorest import Api
 
 from server import auth, db, errors, parsing
@@ -19,6 +20,14 @@ class IridesciaApi(Api):
 
     def handle_http_exception(self, error):  # noqa: ANN001
         return errors.error_response(error)
+
+
+class NoCookieSessions(SessionInterface):
+    """The API authenticates by bearer token and keeps no cookie session: Flask's default
+    interface would still look for a signed session cookie on every request."""
+
+    def open_session(self, app, request):  # noqa: ANN001, ANN201
+        return None  # Flask then uses its null session, which refuses to be written
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -47,6 +56,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False
+    app.session_interface = NoCookieSessions()
 
     db.init_app(app)
     api = IridesciaApi(app)

@@ -20,16 +20,17 @@ from __future__ import annotations
 
 import fcntl
 import os
+import queue
 import sqlite3
 import threading
 
 
-class _Waiter(threading.Thread):
-    """Blocks in flock on its own descriptor, so that the caller can stop waiting after a
-    timeout: if the caller has gone on by the time the lock comes, it is dropped at once."""
+class _Wait:
+    """One wait for the flock on its own descriptor, done by a helper thread so that the caller
+    can stop waiting after a timeout: if the caller has gone on by the time the lock comes, it
+    is dropped at once."""
 
     def __init__(self, fd: int) -> None:
-        super().__init__(daemon=True, name="sqlite-writer-queue")
         self.fd = fd
         self.got_it = threading.Event()
         self._decided = threading.Lock()
@@ -53,11 +54,29 @@ class _Waiter(threading.Thread):
             return False
 
 
+class _Waiter(threading.Thread):
+    """A connection's helper thread: it blocks in flock for each wait it is handed, one after
+    the other. Kept for the connection's life: starting a thread per contended write cost more
+    than the wait itself."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True, name="sqlite-writer-queue")
+        self.waits: queue.SimpleQueue[_Wait | None] = queue.SimpleQueue()
+
+    def run(self) -> None:
+        while (wait := self.waits.get()) is not None:
+            wait.run()
+
+    def stop(self) -> None:
+        self.waits.put(None)
+
+
 class QueuedWriterConnection(sqlite3.Connection):
     """A sqlite3 connection (pass as ``factory``) whose write transactions take turns."""
 
     _lock_path: str | None = None
     _held_fd: int | None = None
+    _waiter: _Waiter | None = None
 
     def use_writer_queue(self, database_path: str) -> None:
         self._lock_path = database_path + "-writers"
@@ -70,10 +89,13 @@ class QueuedWriterConnection(sqlite3.Connection):
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            waiter = _Waiter(fd)
-            waiter.start()
-            if not waiter.wait_or_abandon(timeout_seconds):
-                return  # the waiter closes fd when it finally gets the lock
+            if self._waiter is None:
+                self._waiter = _Waiter()
+                self._waiter.start()
+            wait = _Wait(fd)
+            self._waiter.waits.put(wait)
+            if not wait.wait_or_abandon(timeout_seconds):
+                return  # the helper closes fd when it finally gets the lock
         except BaseException:
             os.close(fd)
             raise
@@ -101,3 +123,6 @@ class QueuedWriterConnection(sqlite3.Connection):
             super().close()
         finally:
             self.end_write_turn()
+            if self._waiter is not None:
+                self._waiter.stop()  # after any wait it still holds: that one drops its lock
+                self._waiter = None
