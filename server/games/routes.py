@@ -322,7 +322,7 @@ class Commands(MethodView):
         state = service.load_state(session, game)
         session.commit()  # the end of reading
         try:
-            result = _apply(session, game, seat, user, data["command"], expected, state)
+            applied = _apply(session, game, seat, user, data["command"], expected, state)
         except service.StaleVersion as error:
             # A retry racing its own first attempt gets that attempt's answer.
             stored = _stored_answer(session, user, key, request_hash)
@@ -333,7 +333,9 @@ class Commands(MethodView):
                  current_version=error.current_version)
         # apply_command wrote the game row itself: the commit has nothing of it left to flush.
         session.expunge(game)
+        result = None
         if key is not None:
+            result = _answer(game.version, applied, seat.seat)
             session.add(IdempotencyRecord(user_id=user.id, key=key, request_hash=request_hash,
                                           status_code=201, response=result))
         try:
@@ -346,7 +348,8 @@ class Commands(MethodView):
             current = session.get(Game, game.id, populate_existing=True)
             fail(409, f"another command landed first; the game is at version {current.version}: "
                       "refresh and retry", current_version=current.version)
-        return plain_json(result, 201)
+        # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
+        return plain_json(result or _answer(game.version, applied, seat.seat), 201)
 
 
 def _stored_answer(session, user: User, key: str | None, request_hash: str):  # noqa: ANN001, ANN202
@@ -387,7 +390,7 @@ def _expected_version(data: dict, game: Game) -> int:
 
 
 def _apply(session, game: Game, seat, user: User, command: dict, expected: int,  # noqa: ANN001
-           state: Any) -> dict:
+           state: Any) -> service.Applied:
     import engine
 
     command = dict(command)
@@ -413,14 +416,20 @@ def _apply(session, game: Game, seat, user: User, command: dict, expected: int, 
         fail(409, str(error), current_version=expected)
     except engine.RuleError as error:
         fail(422, str(error), command=command)
-    # What the caller may do next, so that a turn of several commands needs no read between
-    # them: the same list GET /legal gives at this version (empty once the decision is not
-    # theirs).
+    return applied
+
+
+def _answer(version: int, applied: service.Applied, seat: int) -> dict:
+    """The command's answer: its events as ``seat`` may see them, and what the caller may do
+    next, so that a turn of several commands needs no read between them (the list GET /legal
+    gives at this version: empty once the decision is not theirs)."""
+    import engine
+
     legal = [] if engine.is_terminal(applied.state) else [
-        engine.command_to_dict(c) for c in engine.legal_commands(applied.state, seat.seat)
+        engine.command_to_dict(c) for c in engine.legal_commands(applied.state, seat)
     ]
-    return {"version": game.version,
-            "events": [_redacted(row, seat.seat) for row in applied.rows],
+    return {"version": version,
+            "events": [_redacted(row, seat) for row in applied.rows],
             "legal": legal}
 
 
