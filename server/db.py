@@ -18,7 +18,8 @@ from threading import Lock
 
 import sqlalchemy as sa
 from flask import Flask, current_app, g, has_request_context, request
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session
 
 from server.sqlite_writers import QueuedWriterConnection
@@ -183,12 +184,12 @@ def read_only(engine: Engine) -> Engine:
     return engine.execution_options(**{READ_ONLY_OPTION: True})
 
 
-def begin_reading(session: Session) -> None:
-    """Begin ``session``'s transaction as a read-only one (no write lock on SQLite). A request
-    that reads much and then writes a little reads here, commits, and writes in a transaction
-    of its own, which begins as a writer: SQLite's one writer at a time then holds the lock
-    only for the writes. The writes must check that what was read still holds (a version)."""
-    session.connection(execution_options={READ_ONLY_OPTION: True})
+def sql(unit: Session | Connection) -> Connection:
+    """The connection to run Core statements on: a Session's (which begins its transaction) or
+    the Connection itself. The command post works on a plain Connection, with no ORM session
+    (see server/games/posting.py); the scheduler and the other requests work on Sessions, and
+    the functions both use take either."""
+    return unit.connection() if isinstance(unit, OrmSession) else unit
 
 
 def db_session() -> Session:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from datetime import datetime
 from typing import Any
 
 from flask import current_app, make_response, request
@@ -12,11 +13,13 @@ from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
-from server.db import begin_reading, db_session
+from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, bearer_token, require_user
+from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
-from server.games import lobby, service
+from server.games import lobby, posting, service
+from server.games.cache import CACHE
+from server.games.posting import GameRow
 from server.games.schemas import (
     MAX_VERSION,
     CommandRequestSchema,
@@ -33,7 +36,7 @@ from server.games.schemas import (
     ViewQuerySchema,
     ViewSchema,
 )
-from server.models import Command, Event, Game, IdempotencyRecord, User, utcnow
+from server.models import Command, Event, Game, User, utcnow
 from server.parsing import Blueprint
 from server.scheduler import timers
 
@@ -294,71 +297,61 @@ class Commands(MethodView):
     def post(self, data: dict, game_id: str):
         """Play one command against the version you saw. Stale: 409 with
         ``details.current_version``; illegal: 422 with the engine's reason."""
-        session = db_session()
-        # Everything up to deciding only reads: SQLite's write lock is taken for the writes alone
-        # (apply_command's version check catches a command that lands in between).
-        begin_reading(session)
-        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
-        seat = lobby.require_member(game, seat)
-
+        token = bearer_token()
+        if token is None:
+            require_user()  # the 401 that says how to send a token
         key = request.headers.get("Idempotency-Key")
         request_hash = _request_hash(game_id, data)
-        if key is not None:
-            if not key.strip() or len(key) > 200:
-                fail(422, "Idempotency-Key must be 1 to 200 characters")
-            stored = session.get(IdempotencyRecord, (user.id, key))
-            if stored is not None:
-                if stored.request_hash != request_hash:
-                    fail(422, f"Idempotency-Key {key!r} was used for another request: "
-                              "use a new key for a new command", key=key)
-                return stored.response, stored.status_code
+        # No ORM session here (server/games/posting.py). Everything up to deciding only reads:
+        # SQLite's write lock is taken for the writes alone (apply_command's version check
+        # catches a command that lands in between).
+        with posting.connect() as connection:
+            caller = posting.caller_and_game(connection, game_id, token)
+            game = caller.game
+            if not caller.member:
+                fail(403, f"you do not play in game {game.id}: join it with its join code first")
+            if key is not None:
+                if not key.strip() or len(key) > 200:
+                    fail(422, "Idempotency-Key must be 1 to 200 characters")
+                stored = posting.stored_answer(connection, caller.user_id, key)
+                if stored is not None:
+                    if stored.request_hash != request_hash:
+                        fail(422, f"Idempotency-Key {key!r} was used for another request: "
+                                  "use a new key for a new command", key=key)
+                    return stored.response, stored.status_code
 
-        expected = _expected_version(data, game)
-        if game.status == "open":
-            fail(409, f"game {game.id} has not started yet", game_id=game.id,
-                 current_version=game.version)
-        if game.status == "finished":
-            fail(409, f"game {game.id} is over", game_id=game.id, current_version=game.version)
-        state = service.load_state(session, game)
-        session.commit()  # the end of reading
-        try:
-            applied = _apply(session, game, seat, user, data["command"], expected, state)
-        except service.StaleVersion as error:
-            # A retry racing its own first attempt gets that attempt's answer.
-            stored = _stored_answer(session, user, key, request_hash)
-            if stored is not None:
-                return stored
-            fail(409, f"another command landed first; the game is at version "
-                      f"{error.current_version}: refresh and retry",
-                 current_version=error.current_version)
-        # apply_command wrote the game row itself: the commit has nothing of it left to flush.
-        session.expunge(game)
-        result = None
-        if key is not None:
-            result = _answer(game.version, applied, seat.seat)
-            session.add(IdempotencyRecord(user_id=user.id, key=key, request_hash=request_hash,
-                                          status_code=201, response=result))
-        try:
-            session.commit()
-        except IntegrityError:
-            session.rollback()
-            stored = _stored_answer(session, user, key, request_hash)
-            if stored is not None:
-                return stored
-            current = session.get(Game, game.id, populate_existing=True)
-            fail(409, f"another command landed first; the game is at version {current.version}: "
-                      "refresh and retry", current_version=current.version)
+            expected = _expected_version(data, game)
+            if game.status == "open":
+                fail(409, f"game {game.id} has not started yet", game_id=game.id,
+                     current_version=game.version)
+            if game.status == "finished":
+                fail(409, f"game {game.id} is over", game_id=game.id,
+                     current_version=game.version)
+            state = service.load_state(connection, game)
+            posting.start_writing(connection)
+            now = utcnow()
+            result = None
+            try:
+                applied = _apply(connection, game, caller.seat, f"user:{caller.user_id}",
+                                 data["command"], expected, state, now)
+                if key is not None:
+                    result = _answer(game.version, applied, caller.seat)
+                    posting.store_answer(connection, caller.user_id, key, request_hash, result,
+                                         now)
+                connection.commit()
+            except (service.StaleVersion, IntegrityError):
+                connection.rollback()
+                posting.reading(connection)
+                # A retry racing its own first attempt gets that attempt's answer.
+                stored = key and posting.stored_answer(connection, caller.user_id, key)
+                if stored and stored.request_hash == request_hash:
+                    return stored.response, stored.status_code
+                current = posting.current_version(connection, game.id)
+                fail(409, f"another command landed first; the game is at version {current}: "
+                          "refresh and retry", current_version=current)
+        CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
-        return plain_json(result or _answer(game.version, applied, seat.seat), 201)
-
-
-def _stored_answer(session, user: User, key: str | None, request_hash: str):  # noqa: ANN001, ANN202
-    if key is None:
-        return None
-    stored = session.get(IdempotencyRecord, (user.id, key), populate_existing=True)
-    if stored is None or stored.request_hash != request_hash:
-        return None
-    return stored.response, stored.status_code
+        return plain_json(result or _answer(game.version, applied, caller.seat), 201)
 
 
 def _request_hash(game_id: str, data: dict) -> str:
@@ -389,20 +382,19 @@ def _expected_version(data: dict, game: Game) -> int:
     return int(text)
 
 
-def _apply(session, game: Game, seat, user: User, command: dict, expected: int,  # noqa: ANN001
-           state: Any) -> service.Applied:
+def _apply(connection, game: GameRow, seat: int, actor: str, command: dict,  # noqa: ANN001
+           expected: int, state: Any, now: datetime) -> service.Applied:
     import engine
 
     command = dict(command)
     if command.get("type") == "start_game":
         fail(422, "start_game is not played as a command: POST /games/{id}/start")
     if command.get("seat") is None:
-        command["seat"] = seat.seat
+        command["seat"] = seat
     if not isinstance(command["seat"], int) or isinstance(command["seat"], bool):
         fail(422, f"command.seat must be a seat number, not {command['seat']!r}")
-    if command["seat"] != seat.seat:
-        fail(403, f"seat {command['seat']} is not yours: you play seat {seat.seat}",
-             your_seat=seat.seat)
+    if command["seat"] != seat:
+        fail(403, f"seat {command['seat']} is not yours: you play seat {seat}", your_seat=seat)
     try:
         parsed = engine.command_from_dict(command)
     except engine.RuleError as error:
@@ -410,7 +402,7 @@ def _apply(session, game: Game, seat, user: User, command: dict, expected: int, 
     except (KeyError, TypeError, ValueError) as error:
         fail(422, f"this is not a valid command: {error}", command=command)
     try:
-        applied = service.apply_command(session, game, parsed, _actor(user), utcnow(),
+        applied = service.apply_command(connection, game, parsed, actor, now,
                                         state_before=state)
     except engine.GameOver as error:
         fail(409, str(error), current_version=expected)

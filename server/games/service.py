@@ -12,16 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import bindparam, insert, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
+from server.db import sql
 from server.games.cache import CACHE
 from server.models import Command, Event, Game, Seat, Snapshot
 
@@ -79,9 +83,10 @@ _EVENTS_BETWEEN = (
 )
 
 
-def load_state(session: Session, game: Game, version: int | None = None) -> Any:
+def load_state(session: Session | Connection, game: Game, version: int | None = None) -> Any:
     """The engine state after ``version`` events (default: the game's version); None before the
-    first event. Uses the in-process cache, then the nearest snapshot, then replays the rest."""
+    first event. Uses the in-process cache, then the nearest snapshot, then replays the rest.
+    ``session`` may be a plain Connection, ``game`` any object with the games row's values."""
     import engine
 
     version = game.version if version is None else version
@@ -93,12 +98,12 @@ def load_state(session: Session, game: Game, version: int | None = None) -> Any:
     # The nearest earlier state this process has, then a nearer snapshot if there is one (a
     # snapshot is a whole state to parse: read it only when it saves replaying events).
     base_version, state = CACHE.best_below(game.id, version) or (0, None)
-    snapshot = session.execute(
+    snapshot = sql(session).execute(
         _NEAREST_SNAPSHOT, {"game_id": game.id, "above": base_version, "version": version}
     ).first()
     if snapshot is not None:
         base_version, state = snapshot.version, engine.state_from_dict(snapshot.state)
-    payloads = session.execute(
+    payloads = sql(session).execute(
         _EVENTS_BETWEEN, {"game_id": game.id, "after": base_version, "version": version}
     ).scalars().all()
     if base_version + len(payloads) != version:
@@ -109,7 +114,7 @@ def load_state(session: Session, game: Game, version: int | None = None) -> Any:
 
 
 def apply_command(
-    session: Session, game: Game, command: Any, actor: str, now: datetime,
+    session: Session | Connection, game: Game, command: Any, actor: str, now: datetime,
     state_before: Any = None,
 ) -> Applied:
     """Decide ``command`` (an engine Command or its dict) at ``game.version``, append its events
@@ -123,7 +128,11 @@ def apply_command(
 
     ``state_before``: the state at ``game.version`` when the caller already holds it (the
     scheduler playing several commands of a turn in one transaction, whose states the cache only
-    learns at the commit); otherwise it is loaded."""
+    learns at the commit); otherwise it is loaded.
+
+    On a plain Connection (the command post: no ORM session), ``game`` is a `GameRow`; the
+    caller commits, puts the state in the cache and, on StaleVersion, rolls back and reads the
+    current version (``current_version`` is None then)."""
     import engine
 
     if isinstance(command, dict):
@@ -147,10 +156,11 @@ def apply_command(
 
     from server import notifications
 
-    with session.no_autoflush:
+    orm = isinstance(session, OrmSession)
+    with session.no_autoflush if orm else nullcontext():
         try:
             # The log first: the notifications read what happened from it.
-            connection = session.connection()
+            connection = sql(session)
             connection.execute(_INSERT_EVENTS, [
                 dict(row, game_id=game.id, rules_version=rules_version) for row in rows
             ])
@@ -159,14 +169,13 @@ def apply_command(
                  "command": command_dict, "at": now}
             ])
         except IntegrityError:  # another command appended these versions first
-            session.rollback()
-            raise StaleVersion(game.id, expected, _current_version(session, game.id)) from None
+            raise _stale(session, game.id, expected) from None
         if SNAPSHOT_EVERY > 0 and expected // SNAPSHOT_EVERY != new_version // SNAPSHOT_EVERY:
             connection.execute(_INSERT_SNAPSHOT, [
                 {"game_id": game.id, "version": new_version,
                  "state": engine.state_to_dict(state_after), "created_at": now}
             ])
-        if command_dict["type"] == "start_game":
+        if command_dict["type"] == "start_game":  # the lobby's, on a Session
             _seat_players(session, game, state_after, now)
             session.flush()  # the notifications read the seats the start decided
             game.rules_version = rules_version
@@ -176,7 +185,8 @@ def apply_command(
         notifications.on_events_appended(session, game, state_before, state_after, rows, actor,
                                          now)
         _write_game_row(session, game, expected)
-    CACHE.put_after_commit(session, game.id, new_version, state_after)
+    if orm:
+        CACHE.put_after_commit(session, game.id, new_version, state_after)
     return Applied(rows, state_after)
 
 
@@ -213,20 +223,29 @@ def _set_turn_columns(game: Game, state_after: Any, now: datetime) -> None:
         game.turn_started_at = now
 
 
-def _write_game_row(session: Session, game: Game, expected: int) -> None:
+def _write_game_row(session: Session | Connection, game: Game, expected: int) -> None:
     """UPDATE the game's command columns where the version is still ``expected``; StaleVersion
     when another command got there first. The ORM is told the row is written, so the commit
     does not write it again."""
     values = {name: getattr(game, name) for name in _GAME_COLUMNS}
-    bumped = session.connection().execute(_UPDATE_GAME_ROW, {
+    bumped = sql(session).execute(_UPDATE_GAME_ROW, {
         "row_id": game.id, "expected_version": expected,
         **{f"new_{name}": value for name, value in values.items()},
     })
     if bumped.rowcount != 1:
-        session.rollback()
-        raise StaleVersion(game.id, expected, _current_version(session, game.id))
-    for name, value in values.items():
-        set_committed_value(game, name, value)
+        raise _stale(session, game.id, expected)
+    if isinstance(game, Game):
+        for name, value in values.items():
+            set_committed_value(game, name, value)
+
+
+def _stale(session: Session | Connection, game_id: str, expected: int) -> StaleVersion:
+    """On a Session: roll back and say the current version. On a Connection, the caller
+    does both (it owns the transaction)."""
+    if not isinstance(session, OrmSession):
+        return StaleVersion(game_id, expected)
+    session.rollback()
+    return StaleVersion(game_id, expected, _current_version(session, game_id))
 
 
 _TURN_KINDS = {"turn", "removal", "rhom"}

@@ -19,10 +19,12 @@ from typing import NamedTuple
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import select
 
+from server.db import sql
 from server.games.service import SERVER_ACTOR
 from server.models import Game, Outbox, Seat, User
 from server.notifications.policy import Decision, Notice, Participant, after_events, wanted
@@ -112,10 +114,11 @@ def table_of(
     once. Change a seat through `write_seat`, which keeps this copy up to date."""
     tables = _tables(session)
     if fresh or game.id not in tables:
-        pending = [o for o in (*session.new, *session.dirty) if isinstance(o, Seat)]
-        if pending:  # seats changed through the ORM and not written yet
-            session.flush(pending)
-        rows = session.connection().execute(_table_statement(), {"game_id": game.id}).all()
+        if isinstance(session, OrmSession):
+            pending = [o for o in (*session.new, *session.dirty) if isinstance(o, Seat)]
+            if pending:  # seats changed through the ORM and not written yet
+                session.flush(pending)
+        rows = sql(session).execute(_table_statement(), {"game_id": game.id}).all()
         tables[game.id] = _table(rows)
     return tables[game.id]
 
@@ -132,10 +135,12 @@ def _seat_update():
 def write_seat(session, row: SeatRow, missed_turns: int, absent: bool) -> None:
     """Set a seat's missed turns and absence: in the database (one prepared UPDATE), in `row`,
     and in the session's own Seat object for it if one is loaded (so nothing reads it stale)."""
-    session.connection().execute(
+    sql(session).execute(
         _seat_update(), {"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}
     )
     row.missed_turns, row.absent = missed_turns, absent
+    if not isinstance(session, OrmSession):
+        return
     loaded = session.identity_map.get(identity_key(Seat, row.id))
     if loaded is not None:
         set_committed_value(loaded, "missed_turns", missed_turns)
@@ -224,7 +229,7 @@ def enqueue(
 def recipients(session, user_ids) -> dict[int, Recipient]:
     return {
         user_id: Recipient(email, preference)
-        for user_id, email, preference in session.exec(
+        for user_id, email, preference in sql(session).execute(
             select(User.id, User.email, User.email_preference).where(User.id.in_(set(user_ids)))
         )
     }
@@ -271,7 +276,7 @@ def insert_once(session, rows: list[dict]) -> list[dict]:
     if not rows:
         return []
     # On the session's connection: the outbox needs nothing the ORM has pending (no autoflush).
-    connection = session.connection()
+    connection = sql(session)
     # RETURNING says which rows went in (rowcount is -1 for some drivers).
     ids = dict(
         (key, row_id)

@@ -13,6 +13,7 @@ turn begins), so calling `update_due_times` twice with the same inputs changes n
 
 from datetime import datetime, timedelta
 
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import select
 
 from server.models import Game, Seat
@@ -62,7 +63,7 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
     deadline), once the acting seat is back in the game."""
     game.deadline_at = game.next_reminder_at = game.automatic_due_at = None
     if game.status != "active" or game.current_seat is None:
-        session.add(game)
+        _keep(session, game)
         return
     start = game.turn_started_at or now
     kind = game.pending_kind
@@ -91,4 +92,11 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
                 game.deadline_at = start + timedelta(hours=game.turn_deadline_hours)
                 game.automatic_due_at = game.deadline_at
             game.next_reminder_at = next_nudge(game, now)
-    session.add(game)
+    _keep(session, game)
+
+
+def _keep(session, game: Game) -> None:
+    """An ORM session writes the changed game at its commit; on a plain Connection (the command
+    post) the caller writes the row itself."""
+    if isinstance(session, OrmSession):
+        session.add(game)

@@ -79,3 +79,24 @@ def test_back_needs_a_token_a_seat_and_an_active_game(client, database_url, ada,
         finished.status = "finished"
         session.add(finished)
     assert_error(client.post(path, headers=ada.headers), 409, "not being played")
+
+
+def test_an_absent_player_who_plays_a_command_is_back(client, database_url, ada, bob):
+    """Playing is coming back too: the command clears the seat's absence and missed turns, and
+    the decisions that follow wait for the player again instead of being played at once."""
+    game = create_started_game(client, [ada, bob])
+    seats = seat_map(client, game["id"], [ada, bob])
+    to_act = game["current_seat"]
+    _mark_absent(database_url, game["id"], to_act)
+    legal = client.get(f"/api/v1/games/{game['id']}/legal", headers=seats[to_act].headers).json
+    response = client.post(f"/api/v1/games/{game['id']}/commands",
+                           json={"command": legal["commands"][0],
+                                 "expected_version": legal["version"]},
+                           headers=seats[to_act].headers)
+    assert response.status_code == 201, response.json
+    assert response.json["legal"]  # the first command of a turn: the turn goes on
+    row, rows = _rows(database_url, game["id"])
+    assert (rows[to_act].absent, rows[to_act].missed_turns) == (False, 0)
+    assert row.current_seat == to_act
+    # The turn's own deadline again (72 hours from its start by default), not "at once".
+    assert row.automatic_due_at == row.deadline_at == row.turn_started_at + timedelta(hours=72)
