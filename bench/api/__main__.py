@@ -1,14 +1,16 @@
-"""API throughput and latency beside two baselines, on SQLite and on PostgreSQL.
+"""API throughput and latency beside three baselines, on SQLite and on PostgreSQL.
 
     python -m bench.api [--seconds 15] [--clients 8] [--backend sqlite --backend postgresql]
 
 For each database: gunicorn with 2 sync workers serves the baseline app (``baseline.py``: a no-op
-endpoint and a one-row insert), then the Iridescia app; 8 client processes on 127.0.0.1 drive each
-for a bounded time. Phases: ``noop``, ``insert``, ``mix`` (each client plays its own 2-player game:
+endpoint, a one-row insert, and a command post's database statements alone), then the Iridescia
+app; 8 client processes on 127.0.0.1 drive each for a bounded time. Phases: ``noop``, ``insert``,
+``shaped``, ``mix`` (each client plays its own 2-player game:
 the actor reads the view and posts a random legal command; every third step the other player
 reads the game list and the view), ``commands`` (only the posts, and the legal commands at the
 start of each turn: within a turn each post's answer lists the next ones). Prints requests/s and
-p50/p99 per kind, and command posts/s as a fraction of the insert baseline.
+p50/p99 per kind, and command posts/s as a fraction of the insert baseline (the issue's target)
+and of the shaped one (how near a post comes to its own statements' cost).
 """
 
 from __future__ import annotations
@@ -77,6 +79,7 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
     with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as (port, pid):
         phase("noop", port, pid)
         phase("insert", port, pid)
+        phase("shaped", port, pid)
     with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (port, pid):
         phase("mix", port, pid)
         phase("commands", port, pid)
@@ -90,7 +93,7 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
 
 
 def print_phase(backend: str, name: str, summary: dict) -> None:
-    order = ["noop", "insert", "view", "legal", "command", "list", "lobby", "all"]
+    order = ["noop", "insert", "shaped", "view", "legal", "command", "list", "lobby", "all"]
     kinds = [k for k in summary if k != "server_cpu_ms_per_request"]
     for kind in sorted(kinds, key=lambda k: order.index(k) if k in order else 99):
         if kind == "all" and len(kinds) == 2:
@@ -117,6 +120,14 @@ def verdicts(backend: str, result: dict) -> list[str]:
         lines.append(
             f"{backend:<10} {name:<8} command posts {command['per_second']:.1f}/s = "
             f"{ratio:.2f} x insert baseline ({insert:.1f}/s); p99 {command['p99_ms']:.1f} ms"
+        )
+    shaped = phases.get("shaped", {}).get("shaped")
+    command = phases["commands"].get("command")
+    if shaped and command:
+        lines.append(
+            f"{backend:<10} shaped   command posts {command['per_second']:.1f}/s = "
+            f"{command['per_second'] / shaped['per_second']:.2f} x the same statements alone "
+            f"({shaped['per_second']:.1f}/s, {shaped['per_second'] / insert:.2f} x insert)"
         )
     # The same comparison by the server's CPU time, which the rest of the machine's load does not
     # blur: an insert against a post with its share of the commands phase's legal reads.

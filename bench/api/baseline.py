@@ -5,6 +5,11 @@
 ``GET /noop`` does nothing but answer JSON: the cost of gunicorn, Flask and the loopback.
 ``POST /insert`` inserts one row in its own transaction, through the server's own engine setup
 (WAL, busy timeout and BEGIN IMMEDIATE on SQLite): the least any write request can cost.
+``POST /shaped`` does a command post's database work with nothing else (no auth, no ORM, no
+rules, no schemas): it reads a row in a read-only transaction, then in a write transaction
+inserts two rows in one executemany (the events) and one more (the command), reads one (the
+seats) and updates the first row where its version is still the one it read. The least a
+command post can cost with this stack and this statement shape.
 Not part of the product; it lives here so that nobody can reach it in production.
 """
 
@@ -16,7 +21,7 @@ import os
 import sqlalchemy as sa
 from flask import Flask, jsonify, request
 
-from server.db import get_engine
+from server.db import get_engine, read_only
 
 metadata = sa.MetaData()
 rows = sa.Table(
@@ -24,6 +29,22 @@ rows = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("payload", sa.Text, nullable=False),
+)
+
+
+tables = sa.Table(
+    "bench_baseline_tables",
+    metadata,
+    sa.Column("id", sa.String(40), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+)
+_READ_TABLE = sa.select(tables.c.version).where(tables.c.id == sa.bindparam("table_id"))
+_INSERT_ROWS = rows.insert()
+_NEW_TABLE = tables.insert()
+_BUMP_TABLE = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("table_id"), tables.c.version == sa.bindparam("seen"))
+    .values(version=sa.bindparam("new_version"))
 )
 
 
@@ -46,5 +67,25 @@ def create_app() -> Flask:
         with engine.begin() as connection:
             row_id = connection.execute(rows.insert().values(payload=payload)).inserted_primary_key[0]
         return jsonify({"id": row_id}), 201
+
+    @app.post("/shaped")
+    def shaped():
+        body = request.get_json(force=True)
+        table_id = str(body["table"])
+        payload = json.dumps(body)
+        with read_only(engine).connect() as connection, connection.begin():
+            seen = connection.execute(_READ_TABLE, {"table_id": table_id}).scalar()
+        with engine.begin() as connection:
+            connection.execute(_INSERT_ROWS, [{"payload": payload}, {"payload": payload}])
+            connection.execute(_INSERT_ROWS, [{"payload": payload}])
+            connection.execute(_READ_TABLE, {"table_id": table_id}).scalar()
+            if seen is None:
+                connection.execute(_NEW_TABLE, {"id": table_id, "version": 1})
+            else:
+                bumped = connection.execute(
+                    _BUMP_TABLE, {"table_id": table_id, "seen": seen, "new_version": seen + 1})
+                if bumped.rowcount != 1:
+                    return jsonify({"error": "stale"}), 409
+        return jsonify({"version": (seen or 0) + 1}), 201
 
     return app

@@ -74,6 +74,12 @@ def run_insert(http: Http, deadline: float, rng: random.Random) -> None:
         http.call("insert", "POST", "/insert", {"n": rng.randrange(1 << 30), "text": "x" * 64})
 
 
+def run_shaped(http: Http, deadline: float, rng: random.Random) -> None:
+    table = f"bench-{rng.randrange(1 << 40):x}"  # one per client: its versions never race
+    while time.perf_counter() < deadline:
+        http.call("shaped", "POST", "/shaped", {"table": table, "text": "x" * 64})
+
+
 # --- the app ----------------------------------------------------------------------------------
 
 
@@ -179,8 +185,8 @@ def _client(scenario: str, port: int, seconds: float, seed: int, barrier, result
     http = Http(port)
     rng = random.Random(seed)
     try:
-        if scenario in ("noop", "insert"):
-            work = {"noop": run_noop, "insert": run_insert}[scenario]
+        if scenario in ("noop", "insert", "shaped"):
+            work = {"noop": run_noop, "insert": run_insert, "shaped": run_shaped}[scenario]
             barrier.wait()
             http.timing = True
             work(http, time.perf_counter() + seconds, rng)
