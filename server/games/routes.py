@@ -36,7 +36,7 @@ from server.games.schemas import (
     ViewQuerySchema,
     ViewSchema,
 )
-from server.models import Command, Event, Game, User, utcnow
+from server.models import Command, Event, Game, utcnow
 from server.parsing import Blueprint
 from server.scheduler import timers
 
@@ -59,8 +59,8 @@ ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": "The game v
 E404 = "there is no game 'k3x9q2ab' you can see"
 
 
-def _actor(user: User) -> str:
-    return f"user:{user.id}"
+def _actor(user_id: int) -> str:
+    return f"user:{user_id}"
 
 
 def plain_json(payload: Any, status: int = 200, headers: dict[str, str] | None = None):
@@ -87,7 +87,7 @@ class Games(MethodView):
         now = utcnow()
         game = lobby.create_game(session, user, data, now)
         if game.seats == 1:
-            lobby.start_game(session, game, now, _actor(user))
+            lobby.start_game(session, game, now, _actor(user.id))
         session.commit()
         return lobby.game_json(session, game, user)
 
@@ -185,7 +185,7 @@ class Start(MethodView):
         if game.status != "open":
             fail(409, f"game {game.id} has already started", game_id=game.id)
         try:
-            lobby.start_game(session, game, utcnow(), _actor(user))
+            lobby.start_game(session, game, utcnow(), _actor(user.id))
             session.commit()
         except (service.StaleVersion, IntegrityError):
             session.rollback()
@@ -332,7 +332,7 @@ class Commands(MethodView):
             now = utcnow()
             result = None
             try:
-                applied = _apply(connection, game, caller.seat, f"user:{caller.user_id}",
+                applied = _apply(connection, game, caller.seat, _actor(caller.user_id),
                                  data["command"], expected, state, now)
                 if key is not None:
                     result = _answer(game.version, applied, caller.seat)
