@@ -58,13 +58,19 @@ _TABLE_COLUMNS = (
 )
 
 
+def _seated(*columns):
+    """A game's seated participants with their users' addresses (the Rhom has no user)."""
+    return (
+        select(*columns)
+        .join(User, Seat.user_id == User.id, isouter=True)
+        .where(Seat.seat.is_not(None))
+    )
+
+
 @functools.cache
 def _table_statement():
     return (
-        select(*_TABLE_COLUMNS)
-        .join(User, Seat.user_id == User.id, isouter=True)
-        .where(Seat.game_id == bindparam("game_id"), Seat.seat.is_not(None))
-        .order_by(Seat.seat)
+        _seated(*_TABLE_COLUMNS).where(Seat.game_id == bindparam("game_id")).order_by(Seat.seat)
     )
 
 
@@ -94,9 +100,8 @@ def load_tables(session, games: list[Game]) -> None:
     if not ids:
         return
     rows = session.connection().execute(
-        select(Seat.game_id, *_TABLE_COLUMNS)
-        .join(User, Seat.user_id == User.id, isouter=True)
-        .where(Seat.game_id.in_(ids), Seat.seat.is_not(None))
+        _seated(Seat.game_id, *_TABLE_COLUMNS)
+        .where(Seat.game_id.in_(ids))
         .order_by(Seat.game_id, Seat.seat)
     ).all()
     by_game: dict[str, list] = {game_id: [] for game_id in ids}
