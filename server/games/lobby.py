@@ -94,13 +94,13 @@ def visible_game(session: Session, game_id: str, user: User | None) -> tuple[Gam
             _GAME_AND_SEAT, params={"game_id": game_id, "user_id": user.id}  # type: ignore[call-overload]
         ).first()
         game, seat = row if row is not None else (None, None)
-    _require_visible(game_id, game, seat)
+    require_visible(game_id, game, member=seat is not None)
     return game, seat
 
 
-def _require_visible(game_id: str, game: Game | None, seat: Seat | None) -> None:
+def require_visible(game_id: str, game: Game | None, *, member: bool) -> None:
     """404 unless the game exists and the caller plays in it or it is public."""
-    if game is None or (seat is None and not game.public):
+    if game is None or (not member and not game.public):
         fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
 
 
@@ -134,7 +134,7 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
         refuse_token()
     user, game, seat = row
     g.current_user = user
-    _require_visible(game_id, game, seat)
+    require_visible(game_id, game, member=seat is not None)
     return user, game, seat
 
 

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 
 from server.auth import hash_token, refuse_token
 from server.db import READ_ONLY_OPTION, app_engine
-from server.games.lobby import _require_visible
+from server.games.lobby import require_visible
 from server.models import Game, IdempotencyRecord, Seat, User
 
 _GAMES, _USERS, _SEATS = Game.__table__, User.__table__, Seat.__table__
@@ -91,7 +91,7 @@ def caller_and_game(connection: Connection, game_id: str, token: str) -> Caller:
     values = row._mapping
     game = GameRow(**{name: values[name] for name in GAME_COLUMNS}) if values["id"] else None
     member = values["caller_seat_id"] is not None
-    _require_visible(game_id, game, True if member else None)  # type: ignore[arg-type]
+    require_visible(game_id, game, member=member)
     return Caller(values["caller_id"], game, values["caller_seat"], member)
 
 
