@@ -104,15 +104,20 @@ def require_visible(game_id: str, game: Game | None, *, member: bool) -> None:
         fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
 
 
-# The caller, the game and the caller's seat in one statement (the games join on the id asked
-# for, whatever the token): every game request needs the three.
-_CALLER_GAME_AND_SEAT = (
-    select(User, Game, Seat)
-    .select_from(User)
-    .outerjoin(Game, Game.id == bindparam("game_id"))
-    .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == User.id))
-    .where(User.token_hash == bindparam("token_hash"))
-)
+def caller_game_and_seat(*columns: Any) -> Any:
+    """SELECT ``columns`` of the token's user, the game asked for and the user's seat in it, in
+    one statement (the game joins on the id asked for, whatever the token): every game request
+    needs the three."""
+    return (
+        select(*columns)
+        .select_from(User)
+        .outerjoin(Game, Game.id == bindparam("game_id"))
+        .outerjoin(Seat, and_(Seat.game_id == Game.id, Seat.user_id == User.id))
+        .where(User.token_hash == bindparam("token_hash"))
+    )
+
+
+_CALLER_GAME_AND_SEAT = caller_game_and_seat(User, Game, Seat)
 
 
 def caller_and_game(session: Session, game_id: str, *, required: bool
@@ -140,8 +145,12 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
 
 def require_member(game: Game, seat: Seat | None) -> Seat:
     if seat is None:
-        fail(403, f"you do not play in game {game.id}: join it with its join code first")
+        refuse_outsider(game)
     return seat
+
+
+def refuse_outsider(game: Any) -> None:
+    fail(403, f"you do not play in game {game.id}: join it with its join code first")
 
 
 def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:

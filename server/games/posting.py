@@ -21,12 +21,12 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.engine import Connection
 
 from server.auth import hash_token, refuse_token
 from server.db import READ_ONLY_OPTION, app_engine
-from server.games.lobby import require_visible
+from server.games.lobby import caller_game_and_seat, require_visible
 from server.models import Game, IdempotencyRecord, Seat, User
 
 _GAMES, _USERS, _SEATS = Game.__table__, User.__table__, Seat.__table__
@@ -46,21 +46,15 @@ class Caller:
     member: bool  # whether the caller has a seat in this game
 
 
-# The caller, the game and the caller's seat in one statement, as lobby.caller_and_game reads
-# them, but as plain values.
-_CALLER_GAME_AND_SEAT = (
-    select(_USERS.c.id.label("caller_id"), _SEATS.c.id.label("caller_seat_id"),
-           _SEATS.c.seat.label("caller_seat"), *_GAMES.columns)
-    .select_from(_USERS)
-    .outerjoin(_GAMES, _GAMES.c.id == bindparam("game_id"))
-    .outerjoin(_SEATS, and_(_SEATS.c.game_id == _GAMES.c.id, _SEATS.c.user_id == _USERS.c.id))
-    .where(_USERS.c.token_hash == bindparam("token_hash"))
+# What lobby.caller_and_game reads, as plain values.
+_CALLER_GAME_AND_SEAT = caller_game_and_seat(
+    _USERS.c.id.label("caller_id"), _SEATS.c.id.label("caller_seat_id"),
+    _SEATS.c.seat.label("caller_seat"), *_GAMES.columns,
 )
 _STORED_ANSWER = select(
     _IDEMPOTENCY.c.request_hash, _IDEMPOTENCY.c.status_code, _IDEMPOTENCY.c.response
 ).where(_IDEMPOTENCY.c.user_id == bindparam("user_id"), _IDEMPOTENCY.c.key == bindparam("key"))
 _STORE_ANSWER = insert(_IDEMPOTENCY)
-_GAME_VERSION = select(_GAMES.c.version).where(_GAMES.c.id == bindparam("game_id"))
 
 
 def connect() -> Connection:
@@ -107,6 +101,3 @@ def store_answer(connection: Connection, user_id: int, key: str, request_hash: s
         "response": answer, "created_at": now,
     })
 
-
-def current_version(connection: Connection, game_id: str) -> int | None:
-    return connection.execute(_GAME_VERSION, {"game_id": game_id}).scalar()

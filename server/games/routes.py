@@ -309,7 +309,7 @@ class Commands(MethodView):
             caller = posting.caller_and_game(connection, game_id, token)
             game = caller.game
             if not caller.member:
-                fail(403, f"you do not play in game {game.id}: join it with its join code first")
+                lobby.refuse_outsider(game)
             if key is not None:
                 if not key.strip() or len(key) > 200:
                     fail(422, "Idempotency-Key must be 1 to 200 characters")
@@ -346,7 +346,7 @@ class Commands(MethodView):
                 stored = key and posting.stored_answer(connection, caller.user_id, key)
                 if stored and stored.request_hash == request_hash:
                     return stored.response, stored.status_code
-                current = posting.current_version(connection, game.id)
+                current = service.current_version(connection, game.id)
                 fail(409, f"another command landed first; the game is at version {current}: "
                           "refresh and retry", current_version=current)
         CACHE.put(game.id, game.version, applied.state)

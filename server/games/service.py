@@ -245,7 +245,7 @@ def _stale(session: Session | Connection, game_id: str, expected: int) -> StaleV
     if not isinstance(session, OrmSession):
         return StaleVersion(game_id, expected)
     session.rollback()
-    return StaleVersion(game_id, expected, _current_version(session, game_id))
+    return StaleVersion(game_id, expected, current_version(session, game_id))
 
 
 _TURN_KINDS = {"turn", "removal", "rhom"}
@@ -256,9 +256,12 @@ def _is_new_turn(before: str | None, after: str | None) -> bool:
     return after in _TURN_KINDS and before not in _TURN_KINDS
 
 
-def _current_version(session: Session, game_id: str) -> int | None:
-    game = session.get(Game, game_id, populate_existing=True)
-    return None if game is None else game.version
+_GAME_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+
+
+def current_version(session: Session | Connection, game_id: str) -> int | None:
+    """The game's version as committed now (None when there is no such game)."""
+    return sql(session).execute(_GAME_VERSION, {"game_id": game_id}).scalar()
 
 
 def _seat_players(session: Session, game: Game, state: Any, now: datetime) -> None:
