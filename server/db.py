@@ -10,6 +10,7 @@ Inside a request, ``db_session()`` returns the request's session (committed by t
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -131,18 +132,39 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
         # whereas IMMEDIATE waits for the busy timeout. Transactions here are short. A read-only
         # transaction (see `read_only`) takes no lock at all: in WAL mode it reads a snapshot
         # while writers go on, instead of queueing behind them for the write lock.
+        # (On the driver's connection: through Core, a BEGIN cost as much as a statement.)
+        driver = connection.connection.driver_connection
         if connection.get_execution_options().get(READ_ONLY_OPTION):
-            connection.exec_driver_sql("BEGIN")
+            _begin(connection, driver, "BEGIN")
             return
-        dbapi_connection = connection.connection.dbapi_connection
-        dbapi_connection.wait_for_write_turn(busy_timeout_ms / 1000)
+        driver.wait_for_write_turn(busy_timeout_ms / 1000)
         try:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+            _begin(connection, driver, "BEGIN IMMEDIATE")
         except BaseException:
-            dbapi_connection.end_write_turn()
+            driver.end_write_turn()
             raise
 
     return engine
+
+
+def _begin(connection: Connection, driver: QueuedWriterConnection, statement: str) -> None:
+    try:
+        driver.execute(statement)
+    except sqlite3.Error as error:
+        raise driver_error(connection, statement, (), None, error) from error
+
+
+def driver_error(connection: Connection, statement: str, parameters: object, cursor: object,
+                 error: Exception) -> sa.exc.DBAPIError:
+    """A driver's error from a statement run on the driver's own connection, as SQLAlchemy
+    would raise it (IntegrityError, OperationalError, ...). A lost connection is invalidated,
+    so that the pool opens a fresh one for the next request."""
+    dialect = connection.dialect
+    lost = dialect.is_disconnect(error, connection.connection.dbapi_connection, cursor)
+    if lost:
+        connection.invalidate(error)
+    return sa.exc.DBAPIError.instance(statement, parameters, error, dialect.loaded_dbapi.Error,
+                                      connection_invalidated=lost, dialect=dialect)
 
 
 @contextmanager

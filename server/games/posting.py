@@ -28,6 +28,7 @@ from server.auth import hash_token, refuse_token
 from server.db import READ_ONLY_OPTION, app_engine
 from server.games.lobby import caller_game_and_seat, require_visible
 from server.models import Game, IdempotencyRecord, Seat, User
+from server.prepared import Prepared
 
 _GAMES, _USERS, _SEATS = Game.__table__, User.__table__, Seat.__table__
 _IDEMPOTENCY = IdempotencyRecord.__table__
@@ -47,10 +48,10 @@ class Caller:
 
 
 # What lobby.caller_and_game reads, as plain values.
-_CALLER_GAME_AND_SEAT = caller_game_and_seat(
+_CALLER_GAME_AND_SEAT = Prepared(caller_game_and_seat(
     _USERS.c.id.label("caller_id"), _SEATS.c.id.label("caller_seat_id"),
     _SEATS.c.seat.label("caller_seat"), *_GAMES.columns,
-)
+))
 _STORED_ANSWER = select(
     _IDEMPOTENCY.c.request_hash, _IDEMPOTENCY.c.status_code, _IDEMPOTENCY.c.response
 ).where(_IDEMPOTENCY.c.user_id == bindparam("user_id"), _IDEMPOTENCY.c.key == bindparam("key"))
@@ -77,16 +78,15 @@ def start_writing(connection: Connection) -> None:
 def caller_and_game(connection: Connection, game_id: str, token: str) -> Caller:
     """The token's user and the game it asks for: 401 for an unknown token, 404 for a game the
     caller cannot see (the same answers as lobby.caller_and_game)."""
-    row = connection.execute(
-        _CALLER_GAME_AND_SEAT, {"token_hash": hash_token(token), "game_id": game_id}
-    ).first()
+    row = _CALLER_GAME_AND_SEAT.first(
+        connection, {"token_hash": hash_token(token), "game_id": game_id}
+    )
     if row is None:
         refuse_token()
-    values = row._mapping
-    game = GameRow(**{name: values[name] for name in GAME_COLUMNS}) if values["id"] else None
-    member = values["caller_seat_id"] is not None
+    game = GameRow(**{name: getattr(row, name) for name in GAME_COLUMNS}) if row.id else None
+    member = row.caller_seat_id is not None
     require_visible(game_id, game, member=member)
-    return Caller(values["caller_id"], game, values["caller_seat"], member)
+    return Caller(row.caller_id, game, row.caller_seat, member)
 
 
 def stored_answer(connection: Connection, user_id: int, key: str) -> Any:

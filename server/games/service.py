@@ -28,6 +28,7 @@ from sqlmodel import Session, select
 from server.db import sql
 from server.games.cache import CACHE
 from server.models import Command, Event, Game, Seat, Snapshot
+from server.prepared import Prepared
 
 SNAPSHOT_EVERY = 50
 SERVER_ACTOR = "server"
@@ -161,20 +162,18 @@ def apply_command(
         try:
             # The log first: the notifications read what happened from it.
             connection = sql(session)
-            connection.execute(_INSERT_EVENTS, [
+            _INSERT_EVENTS.run_many(connection, [
                 dict(row, game_id=game.id, rules_version=rules_version) for row in rows
             ])
-            connection.execute(_INSERT_COMMAND, [
-                {"game_id": game.id, "version": expected, "actor": actor,
-                 "command": command_dict, "at": now}
-            ])
+            _INSERT_COMMAND.run(connection, {"game_id": game.id, "version": expected,
+                                             "actor": actor, "command": command_dict, "at": now})
         except IntegrityError:  # another command appended these versions first
             raise _stale(session, game.id, expected) from None
         if SNAPSHOT_EVERY > 0 and expected // SNAPSHOT_EVERY != new_version // SNAPSHOT_EVERY:
-            connection.execute(_INSERT_SNAPSHOT, [
-                {"game_id": game.id, "version": new_version,
-                 "state": engine.state_to_dict(state_after), "created_at": now}
-            ])
+            _INSERT_SNAPSHOT.run(connection, {
+                "game_id": game.id, "version": new_version,
+                "state": engine.state_to_dict(state_after), "created_at": now,
+            })
         if command_dict["type"] == "start_game":  # the lobby's, on a Session
             _seat_players(session, game, state_after, now)
             session.flush()  # the notifications read the seats the start decided
@@ -195,14 +194,14 @@ _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_star
                  "finished_at", "rules_version", "deadline_at", "next_reminder_at",
                  "automatic_due_at")
 # Built once: building a statement costs more than running it on the hot path.
-_INSERT_EVENTS = insert(Event.__table__)
-_INSERT_COMMAND = insert(Command.__table__)
-_INSERT_SNAPSHOT = insert(Snapshot.__table__)
-_UPDATE_GAME_ROW = (
-    update(Game)
+# A command's statements: on the driver's cursor (server/prepared.py).
+_INSERT_EVENTS = Prepared(insert(Event.__table__))
+_INSERT_COMMAND = Prepared(insert(Command.__table__))
+_INSERT_SNAPSHOT = Prepared(insert(Snapshot.__table__))
+_UPDATE_GAME_ROW = Prepared(
+    update(Game.__table__)
     .where(Game.id == bindparam("row_id"), Game.version == bindparam("expected_version"))
     .values({name: bindparam(f"new_{name}") for name in _GAME_COLUMNS})
-    .execution_options(synchronize_session=False)
 )
 
 
@@ -228,11 +227,11 @@ def _write_game_row(session: Session | Connection, game: Game, expected: int) ->
     when another command got there first. The ORM is told the row is written, so the commit
     does not write it again."""
     values = {name: getattr(game, name) for name in _GAME_COLUMNS}
-    bumped = sql(session).execute(_UPDATE_GAME_ROW, {
+    bumped = _UPDATE_GAME_ROW.run(sql(session), {
         "row_id": game.id, "expected_version": expected,
         **{f"new_{name}": value for name, value in values.items()},
     })
-    if bumped.rowcount != 1:
+    if bumped != 1:
         raise _stale(session, game.id, expected)
     if isinstance(game, Game):
         for name, value in values.items():

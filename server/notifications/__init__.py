@@ -28,6 +28,7 @@ from server.db import sql
 from server.games.service import SERVER_ACTOR
 from server.models import Game, Outbox, Seat, User
 from server.notifications.policy import Decision, Notice, Participant, after_events, wanted
+from server.prepared import Prepared
 
 log = logging.getLogger(__name__)
 # Kinds whose email quotes the turn's deadline (when it is the recipient's turn).
@@ -67,11 +68,9 @@ def _seated(*columns):
     )
 
 
-@functools.cache
-def _table_statement():
-    return (
-        _seated(*_TABLE_COLUMNS).where(Seat.game_id == bindparam("game_id")).order_by(Seat.seat)
-    )
+_TABLE = Prepared(
+    _seated(*_TABLE_COLUMNS).where(Seat.game_id == bindparam("game_id")).order_by(Seat.seat)
+)
 
 
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
@@ -123,7 +122,7 @@ def table_of(
             pending = [o for o in (*session.new, *session.dirty) if isinstance(o, Seat)]
             if pending:  # seats changed through the ORM and not written yet
                 session.flush(pending)
-        rows = sql(session).execute(_table_statement(), {"game_id": game.id}).all()
+        rows = _TABLE.all(sql(session), {"game_id": game.id})
         tables[game.id] = _table(rows)
     return tables[game.id]
 

@@ -47,6 +47,8 @@ def test_reads_go_on_while_another_process_holds_the_write_lock(database_url, tm
                                                   "email": f"{name}@example.org"}).json
         players.append(Player(body["id"], body["name"], body["email"], body["token"]))
     game = create_started_game(client, players)
+    actor = next(p for p in players if p.id == game["players"][game["current_seat"]]["user_id"])
+    legal = client.get(f"/api/v1/games/{game['id']}/legal", headers=actor.headers).json
 
     writer = sqlite3.connect(make_url(database_url).database, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
@@ -59,6 +61,13 @@ def test_reads_go_on_while_another_process_holds_the_write_lock(database_url, tm
         response = client.post("/api/v1/games", json={"seats": 2}, headers=players[0].headers)
         assert response.status_code == 503, response.get_data(as_text=True)
         assert "try again shortly" in response.json["message"]
+        response = client.post(f"/api/v1/games/{game['id']}/commands", headers=actor.headers,
+                               json={"command": legal["commands"][0],
+                                     "expected_version": legal["version"]})
+        assert response.status_code == 503, response.get_data(as_text=True)
     finally:
         writer.execute("ROLLBACK")
         writer.close()
+    # Nothing of the refused command was kept: the game is where it was.
+    assert client.get(f"/api/v1/games/{game['id']}", headers=actor.headers).json["version"] == (
+        legal["version"])
