@@ -1,10 +1,12 @@
 """API throughput and latency beside three baselines, on SQLite and on PostgreSQL.
 
-    python -m bench.api [--seconds 15] [--clients 8] [--backend sqlite --backend postgresql]
+    python -m bench.api [--seconds 15] [--rounds 3] [--clients 8] [--backend sqlite ...]
 
 For each database: gunicorn with 2 sync workers serves the baseline app (``baseline.py``: a no-op
-endpoint, a one-row insert, and a command post's database statements alone), then the Iridescia
-app; 8 client processes on 127.0.0.1 drive each for a bounded time. Phases: ``noop``, ``insert``,
+endpoint, a one-row insert, and a command post's database statements alone) and, beside it, the
+Iridescia app; 8 client processes on 127.0.0.1 drive one of them at a time for a bounded time.
+The insert, shaped and commands phases take turns (``--rounds``), each round getting its share
+of ``--seconds``, and their figures are pooled. Phases: ``noop``, ``insert``,
 ``shaped``, ``mix`` (each client plays its own 2-player game:
 the actor reads the view and posts a random legal command; every third step the other player
 reads the game list and the view), ``commands`` (only the posts, and the legal commands at the
@@ -62,34 +64,56 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
     create_tables(url)
     env = servers.server_env(url, workdir)
     phases: dict[str, dict] = {}
+    gathered: dict[str, list] = defaultdict(list)  # phase -> [(records, worker CPU s, seconds)]
 
-    def phase(name: str, port: int, pid: int) -> None:
+    def measure(name: str, port: int, pid: int, seconds: float) -> None:
         workers = servers.child_pids(pid)
         cpu_before = servers.cpu_seconds(workers)
-        records, _, errors = load.run(name, port, args.clients, args.seconds, seed=args.seed)
+        records, _, errors = load.run(name, port, args.clients, seconds, seed=args.seed)
         cpu = servers.cpu_seconds(workers) - cpu_before
         if errors:
             raise RuntimeError(f"{backend} {name}: {len(errors)} client(s) failed: {errors[0]}")
-        phases[name] = summarize(records, args.seconds)
+        gathered[name].append((records, cpu, seconds))
+
+    def summarize_phase(name: str) -> None:
+        records = [record for part, _, _ in gathered[name] for record in part]
+        phases[name] = summarize(records, sum(seconds for _, _, seconds in gathered[name]))
         # The workers' own CPU time per request: what a request costs the server, whatever the
         # clients and the rest of the machine take (set-up requests before the clock are few).
+        cpu = sum(cpu for _, cpu, _ in gathered[name])
         phases[name]["server_cpu_ms_per_request"] = 1000 * cpu / max(1, len(records))
         print_phase(backend, name, phases[name])
 
-    with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as (port, pid):
-        phase("noop", port, pid)
-        phase("insert", port, pid)
-        phase("shaped", port, pid)
-    with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (port, pid):
-        phase("mix", port, pid)
-        phase("commands", port, pid)
-        memory = {worker: servers.memory_mib(worker) for worker in servers.child_pids(pid)}
+    # Both servers run side by side; an idle one costs nothing. The phases the target compares
+    # (insert, shaped, commands) take turns in rounds, so that the host's speed, which drifts
+    # by tens of percent over minutes here, weighs on each of them alike.
+    with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as base, \
+            servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as app:
+        measure("noop", *base, args.seconds)
+        slice_seconds = args.seconds / args.rounds
+        for _ in range(args.rounds):
+            measure("insert", *base, slice_seconds)
+            measure("shaped", *base, slice_seconds)
+            measure("commands", *app, slice_seconds)
+        measure("mix", *app, args.seconds)
+        for name in ("noop", "insert", "shaped", "mix", "commands"):
+            summarize_phase(name)
+        phases["commands"]["rounds"] = [
+            _posts_per_second(commands) / (len(insert[0]) / insert[2])
+            for insert, commands in zip(gathered["insert"], gathered["commands"], strict=True)
+        ]
+        memory = {worker: servers.memory_mib(worker) for worker in servers.child_pids(app[1])}
     for worker, values in memory.items():
         print(f"{backend:<10} memory     worker {worker}: RSS {values['rss']:.0f} MiB, "
               f"PSS {values['pss']:.0f} MiB")
     if backend != "sqlite":
         servers.drop_postgres("iridescia_bench_api")
     return {"phases": phases, "worker_memory_mib": memory}
+
+
+def _posts_per_second(measured: tuple) -> float:
+    records, _, seconds = measured
+    return sum(1 for kind, _, _ in records if kind == "command") / seconds
 
 
 def print_phase(backend: str, name: str, summary: dict) -> None:
@@ -121,6 +145,10 @@ def verdicts(backend: str, result: dict) -> list[str]:
             f"{backend:<10} {name:<8} command posts {command['per_second']:.1f}/s = "
             f"{ratio:.2f} x insert baseline ({insert:.1f}/s); p99 {command['p99_ms']:.1f} ms"
         )
+    rounds = phases["commands"].get("rounds")
+    if rounds:
+        lines.append(f"{backend:<10} rounds   command posts / insert baseline, round by round: "
+                     + ", ".join(f"{ratio:.2f}" for ratio in rounds))
     shaped = phases.get("shaped", {}).get("shaped")
     command = phases["commands"].get("command")
     if shaped and command:
@@ -152,6 +180,9 @@ def verdicts(backend: str, result: dict) -> list[str]:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.api", description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=15.0, help="length of each phase")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="insert, shaped and commands take turns this many times, "
+                             "each for its share of --seconds")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
@@ -159,7 +190,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     backends = args.backend or ["sqlite", "postgresql"]
     print(f"bench.api: gunicorn 2 sync workers, {args.clients} client processes, "
-          f"{args.seconds:g} s per phase", flush=True)
+          f"{args.seconds:g} s per phase (insert, shaped and commands in {args.rounds} turns)",
+          flush=True)
     results, failed = {}, []
     for backend in backends:
         with tempfile.TemporaryDirectory(prefix=f"bench-api-{backend}-") as tmp:
