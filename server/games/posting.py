@@ -1,4 +1,5 @@
-"""The database side of a command post, on a plain SQLAlchemy Connection (no ORM session).
+"""The database side of a command post (and of the legal-commands read that goes with posting),
+on a plain SQLAlchemy Connection (no ORM session).
 
 A post is the API's hottest write: its ORM session (two transactions, three mapped objects to
 load, the unit of work at each commit) cost about a third of its time in the workers, more than

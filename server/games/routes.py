@@ -275,15 +275,20 @@ class Legal(MethodView):
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
         """Your legal commands now (empty when you are not to act)."""
-        session = db_session()
-        user, game, seat = lobby.caller_and_game(session, game_id, required=True)
-        my_seat = seat.seat if seat is not None else None
-        commands: list[dict[str, Any]] = []
-        if game.status == "active" and my_seat is not None:
-            import engine
+        token = bearer_token()
+        if token is None:
+            require_user()  # the 401 that says how to send a token
+        # The read that goes with command posts: on their plain connection (no ORM session).
+        with posting.connect() as connection:
+            caller = posting.caller_and_game(connection, game_id, token)
+            game, my_seat = caller.game, caller.seat
+            commands: list[dict[str, Any]] = []
+            if game.status == "active" and my_seat is not None:
+                import engine
 
-            state = service.load_state(session, game)
-            commands = [engine.command_to_dict(c) for c in engine.legal_commands(state, my_seat)]
+                state = service.load_state(connection, game)
+                commands = [engine.command_to_dict(c)
+                            for c in engine.legal_commands(state, my_seat)]
         return plain_json({"version": game.version, "seat": my_seat, "commands": commands})
 
 
