@@ -35,46 +35,44 @@ Params = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
-class _Bind:
-    name: str
-    process: Callable[[Any], Any] | None
-    default: Any  # the column's constant default, for an INSERT value not given
-    required: bool
-
-
-@dataclass(frozen=True)
 class _Plan:
     """A statement as one dialect runs it."""
 
     sql: str
     positional: bool
-    binds: tuple[_Bind, ...]
+    names: tuple[str, ...]  # its parameters, in the order the SQL takes them
+    defaults: dict[str, Any]  # what a parameter not given takes (INSERT columns' defaults)
+    required: frozenset[str]  # the parameters without a default
+    bind_processors: tuple[tuple[int, Callable[[Any], Any]], ...]  # (position, processor)
     row: type | None  # a namedtuple of the result columns, None when there are none
-    processors: tuple[Callable[[Any], Any] | None, ...]
+    result_processors: tuple[tuple[int, Callable[[Any], Any]], ...]
 
     def parameters(self, values: Params) -> tuple | dict:
-        converted = []
-        for bind in self.binds:
-            if bind.name in values:
-                value = values[bind.name]
-            elif bind.required:
-                raise KeyError(f"the statement needs a value for {bind.name!r}: {self.sql}")
-            else:
-                value = bind.default
-            converted.append(value if bind.process is None else bind.process(value))
+        try:
+            converted = [values[name] for name in self.names]
+        except KeyError:
+            missing = self.required.difference(values)
+            if missing:
+                raise KeyError(f"the statement needs a value for {sorted(missing)}: "
+                               f"{self.sql}") from None
+            converted = [values.get(name, self.defaults.get(name)) for name in self.names]
+        for position, process in self.bind_processors:
+            converted[position] = process(converted[position])
         if self.positional:
-            return tuple(converted)
-        return {bind.name: value for bind, value in zip(self.binds, converted, strict=True)}
+            return converted
+        return dict(zip(self.names, converted, strict=True))
 
     def rows(self, fetched: Iterable[tuple]) -> list:
-        make, processors = self.row._make, self.processors
-        if not any(processors):
+        make = self.row._make
+        if not self.result_processors:
             return [make(row) for row in fetched]
-        return [
-            make(value if process is None else process(value)
-                 for process, value in zip(processors, row, strict=True))
-            for row in fetched
-        ]
+        rows = []
+        for row in fetched:
+            values = list(row)
+            for position, process in self.result_processors:
+                values[position] = process(values[position])
+            rows.append(make(values))
+        return rows
 
 
 class Prepared:
@@ -141,21 +139,28 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
     compiled = statement.compile(dialect=dialect, column_keys=sorted(keys) or None)
     if compiled.literal_execute_params or compiled.post_compile_params:
         raise ValueError(f"a Prepared statement cannot expand parameters: {compiled.string}")
-    names = compiled.positiontup if compiled.positional else list(compiled.binds)
-    binds = []
-    for name in names:
+    names = tuple(compiled.positiontup if compiled.positional else compiled.binds)
+    defaults, required, bind_processors = {}, set(), []
+    for position, name in enumerate(names):
         parameter = compiled.binds[name]
-        default, required = parameter.value, parameter.required
         column = getattr(statement, "table", None) is not None and statement.table.c.get(name)
         if isinstance(statement, Insert) and column is not None and name not in keys:
             if column.default is None or not column.default.is_scalar:
                 raise ValueError(f"give a value for column {name!r}: it has no constant default")
-            default, required = column.default.arg, False
-        binds.append(_Bind(name, parameter.type.dialect_impl(dialect).bind_processor(dialect),
-                           default, required))
+            defaults[name] = column.default.arg
+        elif parameter.required:
+            required.add(name)
+        else:
+            defaults[name] = parameter.value
+        process = parameter.type.dialect_impl(dialect).bind_processor(dialect)
+        if process is not None:
+            bind_processors.append((position, process))
     columns = list(statement.exported_columns) if statement.exported_columns else []
     row = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None
-    processors = tuple(
-        c.type.dialect_impl(dialect).result_processor(dialect, None) for c in columns
-    )
-    return _Plan(compiled.string, compiled.positional, tuple(binds), row, processors)
+    result_processors = []
+    for position, column in enumerate(columns):
+        process = column.type.dialect_impl(dialect).result_processor(dialect, None)
+        if process is not None:
+            result_processors.append((position, process))
+    return _Plan(compiled.string, compiled.positional, names, defaults, frozenset(required),
+                 tuple(bind_processors), row, tuple(result_processors))

@@ -306,7 +306,7 @@ class Commands(MethodView):
         if token is None:
             require_user()  # the 401 that says how to send a token
         key = request.headers.get("Idempotency-Key")
-        request_hash = _request_hash(game_id, data)
+        request_hash = _request_hash(game_id, data) if key is not None else None
         # No ORM session here (server/games/posting.py). Everything up to deciding only reads:
         # SQLite's write lock is taken for the writes alone (apply_command's version check
         # catches a command that lands in between).

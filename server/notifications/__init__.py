@@ -274,18 +274,20 @@ def outbox_row(
 
 
 def insert_once(session, rows: list[dict]) -> list[dict]:
-    """INSERT ... ON CONFLICT (dedupe_key) DO NOTHING for all `rows` in one statement (a cached
-    executemany that the driver sends as one multi-row INSERT): a repeated notice is not an error
-    that would roll back the events it came with. Returns the rows that went in, with their id."""
+    """INSERT ... ON CONFLICT (dedupe_key) DO NOTHING for each of `rows` (a command queues one to
+    four; `insert_many` takes batches): a repeated notice is not an error that would roll back
+    the events it came with. Returns the rows that went in, with their id."""
     if not rows:
         return []
     # On the session's connection: the outbox needs nothing the ORM has pending (no autoflush).
     connection = sql(session)
-    # RETURNING says which rows went in (rowcount is -1 for some drivers).
-    ids = dict(
-        (key, row_id)
-        for row_id, key in connection.execute(_insert_once(connection.dialect.name), rows)
-    )
+    statement = _prepared_insert_once(connection.dialect.name)
+    # RETURNING says whether the row went in (rowcount is -1 for some drivers).
+    ids = {}
+    for row in rows:
+        added = statement.first(connection, row)
+        if added is not None:
+            ids[added.dedupe_key] = added.id
     inserted = []
     for row in rows:
         if row["dedupe_key"] in ids:
@@ -309,6 +311,11 @@ def _insert_once(dialect: str, returning: bool = True):
     table = Outbox.__table__
     statement = insert(table).on_conflict_do_nothing(index_elements=["dedupe_key"])
     return statement.returning(table.c.id, table.c.dedupe_key) if returning else statement
+
+
+@functools.cache
+def _prepared_insert_once(dialect: str) -> Prepared:
+    return Prepared(_insert_once(dialect))
 
 
 def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
