@@ -48,14 +48,13 @@ class _Plan:
     result_processors: tuple[tuple[int, Callable[[Any], Any]], ...]
 
     def parameters(self, values: Params) -> tuple | dict:
+        if self.defaults:
+            values = {**self.defaults, **values}
         try:
             converted = [values[name] for name in self.names]
         except KeyError:
-            missing = self.required.difference(values)
-            if missing:
-                raise KeyError(f"the statement needs a value for {sorted(missing)}: "
-                               f"{self.sql}") from None
-            converted = [values.get(name, self.defaults.get(name)) for name in self.names]
+            raise KeyError(f"the statement needs a value for "
+                           f"{sorted(self.required.difference(values))}: {self.sql}") from None
         for position, process in self.bind_processors:
             converted[position] = process(converted[position])
         if self.positional:
@@ -139,10 +138,13 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
     compiled = statement.compile(dialect=dialect, column_keys=sorted(keys) or None)
     if compiled.literal_execute_params or compiled.post_compile_params:
         raise ValueError(f"a Prepared statement cannot expand parameters: {compiled.string}")
-    names = tuple(compiled.positiontup if compiled.positional else compiled.binds)
+    # The parameters under the names the SQL text uses (an anonymous one, such as LIMIT's, is
+    # named only when rendered).
+    rendered = {name: parameter for parameter, name in compiled.bind_names.items()}
+    names = tuple(compiled.positiontup if compiled.positional else rendered)
     defaults, required, bind_processors = {}, set(), []
     for position, name in enumerate(names):
-        parameter = compiled.binds[name]
+        parameter = rendered[name]
         column = getattr(statement, "table", None) is not None and statement.table.c.get(name)
         if isinstance(statement, Insert) and column is not None and name not in keys:
             if column.default is None or not column.default.is_scalar:

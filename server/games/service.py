@@ -69,14 +69,15 @@ def seed_hash(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
-_NEAREST_SNAPSHOT = (
+# Read at every state-cache miss: each read of a version the other worker wrote.
+_NEAREST_SNAPSHOT = Prepared(
     select(Snapshot.version, Snapshot.state)
     .where(Snapshot.game_id == bindparam("game_id"), Snapshot.version > bindparam("above"),
            Snapshot.version <= bindparam("version"))
     .order_by(Snapshot.version.desc())  # type: ignore[union-attr]
     .limit(1)
 )
-_EVENTS_BETWEEN = (
+_EVENTS_BETWEEN = Prepared(
     select(Event.payload)
     .where(Event.game_id == bindparam("game_id"), Event.seq > bindparam("after"),
            Event.seq <= bindparam("version"))
@@ -99,14 +100,15 @@ def load_state(session: Session | Connection, game: Game, version: int | None = 
     # The nearest earlier state this process has, then a nearer snapshot if there is one (a
     # snapshot is a whole state to parse: read it only when it saves replaying events).
     base_version, state = CACHE.best_below(game.id, version) or (0, None)
-    snapshot = sql(session).execute(
-        _NEAREST_SNAPSHOT, {"game_id": game.id, "above": base_version, "version": version}
-    ).first()
+    connection = sql(session)
+    snapshot = _NEAREST_SNAPSHOT.first(
+        connection, {"game_id": game.id, "above": base_version, "version": version}
+    )
     if snapshot is not None:
         base_version, state = snapshot.version, engine.state_from_dict(snapshot.state)
-    payloads = sql(session).execute(
-        _EVENTS_BETWEEN, {"game_id": game.id, "after": base_version, "version": version}
-    ).scalars().all()
+    payloads = [row.payload for row in _EVENTS_BETWEEN.all(
+        connection, {"game_id": game.id, "after": base_version, "version": version}
+    )]
     if base_version + len(payloads) != version:
         raise LookupError(f"game {game.id} has no version {version}")
     state = engine.replay([engine.event_from_dict(payload) for payload in payloads], state)

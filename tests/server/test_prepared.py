@@ -106,3 +106,15 @@ def test_an_insert_must_give_a_column_whose_default_is_computed(database_url):
     with get_engine(database_url).connect() as connection:
         with pytest.raises(ValueError, match="give a value for column 'at'"):
             Prepared(sa.insert(stamped)).run(connection, {"id": 1})
+
+
+def test_a_limit_is_bound_and_a_missing_value_is_named(database_url):
+    latest = Prepared(sa.select(_EVENTS.c.seq).where(_EVENTS.c.game_id == sa.bindparam("game_id"))
+                      .order_by(_EVENTS.c.seq.desc()).limit(1))
+    with get_engine(database_url).connect() as connection:
+        _user_and_game(connection)
+        _INSERT_EVENT.run_many(connection, [_event(1, ON_THE_HOUR), _event(2, LATER)])
+        assert [tuple(row) for row in latest.all(connection, {"game_id": "g1"})] == [(2,)]
+        with pytest.raises(KeyError, match=r"needs a value for \['game_id'\]"):
+            latest.all(connection, {"game": "g1"})
+        connection.rollback()
