@@ -37,7 +37,16 @@ GAME_COLUMNS = tuple(column.key for column in _GAMES.columns)
 
 
 class GameRow(SimpleNamespace):
-    """A games row's values as attributes, standing in for a mapped `Game` off the ORM."""
+    """A games row's values as attributes, standing in for a mapped `Game` off the ORM. It keeps
+    the values it was read with, so that a command's UPDATE writes only what the command
+    changed."""
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**values)
+        self._read = values
+
+    def changed(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(name for name in names if getattr(self, name) != self._read[name])
 
 
 @dataclass(frozen=True)

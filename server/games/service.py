@@ -10,6 +10,7 @@ commits). It raises ``StaleVersion`` when another command landed first, and lets
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from contextlib import nullcontext
@@ -200,11 +201,15 @@ _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_star
 _INSERT_EVENTS = Prepared(insert(Event.__table__))
 _INSERT_COMMAND = Prepared(insert(Command.__table__))
 _INSERT_SNAPSHOT = Prepared(insert(Snapshot.__table__))
-_UPDATE_GAME_ROW = Prepared(
-    update(Game.__table__)
-    .where(Game.id == bindparam("row_id"), Game.version == bindparam("expected_version"))
-    .values({name: bindparam(f"new_{name}") for name in _GAME_COLUMNS})
-)
+
+
+@functools.cache
+def _update_game_row(columns: tuple[str, ...]) -> Prepared:
+    return Prepared(
+        update(Game.__table__)
+        .where(Game.id == bindparam("row_id"), Game.version == bindparam("expected_version"))
+        .values({name: bindparam(f"new_{name}") for name in columns})
+    )
 
 
 def _set_turn_columns(game: Game, state_after: Any, now: datetime) -> None:
@@ -228,8 +233,12 @@ def _write_game_row(session: Session | Connection, game: Game, expected: int) ->
     """UPDATE the game's command columns where the version is still ``expected``; StaleVersion
     when another command got there first. The ORM is told the row is written, so the commit
     does not write it again."""
-    values = {name: getattr(game, name) for name in _GAME_COLUMNS}
-    bumped = _UPDATE_GAME_ROW.run(sql(session), {
+    # A mapped Game may carry changes made before the command: all its columns are written.
+    # A GameRow knows what it was read with: the columns the command left alone are not (each
+    # indexed column SET costs SQLite its index entries, in the WAL and its fsync).
+    columns = _GAME_COLUMNS if isinstance(game, Game) else game.changed(_GAME_COLUMNS)
+    values = {name: getattr(game, name) for name in columns}
+    bumped = _update_game_row(columns).run(sql(session), {
         "row_id": game.id, "expected_version": expected,
         **{f"new_{name}": value for name, value in values.items()},
     })
