@@ -64,24 +64,31 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
     create_tables(url)
     env = servers.server_env(url, workdir)
     phases: dict[str, dict] = {}
-    gathered: dict[str, list] = defaultdict(list)  # phase -> [(records, worker CPU s, seconds)]
+    # phase -> [(records, CPU seconds of the workers, of the clients, of the machine, seconds)]
+    gathered: dict[str, list] = defaultdict(list)
 
     def measure(name: str, port: int, pid: int, seconds: float) -> None:
         workers = servers.child_pids(pid)
-        cpu_before = servers.cpu_seconds(workers)
+        before = (servers.cpu_seconds(workers), servers.children_cpu_seconds(),
+                  servers.machine_busy_seconds())
         records, _, errors = load.run(name, port, args.clients, seconds, seed=args.seed)
-        cpu = servers.cpu_seconds(workers) - cpu_before
+        after = (servers.cpu_seconds(workers), servers.children_cpu_seconds(),
+                 servers.machine_busy_seconds())
         if errors:
             raise RuntimeError(f"{backend} {name}: {len(errors)} client(s) failed: {errors[0]}")
-        gathered[name].append((records, cpu, seconds))
+        gathered[name].append((records, *(b - a for a, b in zip(before, after, strict=True)),
+                               seconds))
 
     def summarize_phase(name: str) -> None:
-        records = [record for part, _, _ in gathered[name] for record in part]
-        phases[name] = summarize(records, sum(seconds for _, _, seconds in gathered[name]))
-        # The workers' own CPU time per request: what a request costs the server, whatever the
-        # clients and the rest of the machine take (set-up requests before the clock are few).
-        cpu = sum(cpu for _, cpu, _ in gathered[name])
-        phases[name]["server_cpu_ms_per_request"] = 1000 * cpu / max(1, len(records))
+        parts = gathered[name]
+        records = [record for part in parts for record in part[0]]
+        phases[name] = summarize(records, sum(part[4] for part in parts))
+        # CPU time per request: the workers' own (what a request costs the server, whatever the
+        # clients and the rest of the machine take), the client processes' (with their untimed
+        # set-up) and the whole machine's (both, the kernel's threads, anything else running).
+        for index, who in ((1, "server"), (2, "clients"), (3, "machine")):
+            phases[name][f"{who}_cpu_ms_per_request"] = (
+                1000 * sum(part[index] for part in parts) / max(1, len(records)))
         print_phase(backend, name, phases[name])
 
     # Both servers run side by side; an idle one costs nothing. The phases the target compares
@@ -99,7 +106,7 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
         for name in ("noop", "insert", "shaped", "mix", "commands"):
             summarize_phase(name)
         phases["commands"]["rounds"] = [
-            _posts_per_second(commands) / (len(insert[0]) / insert[2])
+            _posts_per_second(commands) / (len(insert[0]) / insert[-1])
             for insert, commands in zip(gathered["insert"], gathered["commands"], strict=True)
         ]
         memory = {worker: servers.memory_mib(worker) for worker in servers.child_pids(app[1])}
@@ -112,13 +119,13 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
 
 
 def _posts_per_second(measured: tuple) -> float:
-    records, _, seconds = measured
+    records, seconds = measured[0], measured[-1]
     return sum(1 for kind, _, _ in records if kind == "command") / seconds
 
 
 def print_phase(backend: str, name: str, summary: dict) -> None:
     order = ["noop", "insert", "shaped", "view", "legal", "command", "list", "lobby", "all"]
-    kinds = [k for k in summary if k != "server_cpu_ms_per_request"]
+    kinds = [k for k in summary if not k.endswith("_cpu_ms_per_request")]
     for kind in sorted(kinds, key=lambda k: order.index(k) if k in order else 99):
         if kind == "all" and len(kinds) == 2:
             continue  # a one-kind phase: "all" repeats it
@@ -127,8 +134,10 @@ def print_phase(backend: str, name: str, summary: dict) -> None:
         print(f"{backend:<10} {name:<10} {kind:<8} {row['requests']:>7} req "
               f"{row['per_second']:>8.1f}/s  p50 {row['p50_ms']:>6.1f} ms  "
               f"p99 {row['p99_ms']:>6.1f} ms  4xx/5xx {bad}", flush=True)
-    print(f"{backend:<10} {name:<10} server CPU {summary['server_cpu_ms_per_request']:.2f} ms "
-          "per request (both workers)", flush=True)
+    print(f"{backend:<10} {name:<10} CPU per request: workers "
+          f"{summary['server_cpu_ms_per_request']:.2f} ms, clients "
+          f"{summary['clients_cpu_ms_per_request']:.2f} ms, machine "
+          f"{summary['machine_cpu_ms_per_request']:.2f} ms", flush=True)
 
 
 def verdicts(backend: str, result: dict) -> list[str]:
@@ -160,13 +169,14 @@ def verdicts(backend: str, result: dict) -> list[str]:
     # The same comparison by the server's CPU time, which the rest of the machine's load does not
     # blur: an insert against a post with its share of the commands phase's legal reads.
     commands = phases["commands"]
-    pair_cpu = commands["server_cpu_ms_per_request"] * commands["all"]["requests"] / max(
-        1, commands.get("command", {}).get("requests", 0))
-    insert_cpu = phases["insert"]["server_cpu_ms_per_request"]
-    lines.append(
-        f"{backend:<10} cpu      a post (and its share of legal reads) costs the workers {pair_cpu:.2f} ms "
-        f"of CPU, an insert {insert_cpu:.2f} ms: {insert_cpu / pair_cpu:.2f} x"
-    )
+    per_post = commands["all"]["requests"] / max(1, commands.get("command", {}).get("requests", 0))
+    for who, whose in (("server", "the workers"), ("machine", "the machine")):
+        pair_cpu = commands[f"{who}_cpu_ms_per_request"] * per_post
+        insert_cpu = phases["insert"][f"{who}_cpu_ms_per_request"]
+        lines.append(
+            f"{backend:<10} cpu      a post (and its share of legal reads) costs {whose} "
+            f"{pair_cpu:.2f} ms of CPU, an insert {insert_cpu:.2f} ms: {insert_cpu / pair_cpu:.2f} x"
+        )
     # With the server saturated, throughput is bounded by the time a request holds a worker:
     # compare that time directly too (mean latency under the same load).
     lines.append(

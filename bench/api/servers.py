@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -129,6 +130,20 @@ def cpu_seconds(pids: list[int]) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
     return total / ticks
+
+
+def children_cpu_seconds() -> float:
+    """User + system CPU time of this process's children that have ended and been waited for
+    (the client processes, once `load.run` has joined them)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def machine_busy_seconds() -> float:
+    """CPU time the whole machine has spent not idle (all cores, /proc/stat), in seconds."""
+    values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]  # idle, iowait
+    return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def memory_mib(pid: int) -> dict[str, float]:
