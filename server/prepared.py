@@ -2,7 +2,7 @@
 
 A command post runs five statements. Through SQLAlchemy Core each paid about 70 µs in the
 workers (building an execution context, the compiled cache's key, events, a Result) for a
-database call of about 10 µs: together a fifth of a post. A `Prepared` statement is still built
+database call of about 10 µs: together about a third of a post. A `Prepared` statement is still built
 with Core (one SQL text for SQLite and PostgreSQL, with the dialect's own bind casts) and
 converts its values with the same type processors SQLAlchemy would use; only the execution is
 done here: the SQL text, the order of its parameters and the processors are worked out at the
@@ -62,6 +62,8 @@ class _Plan:
         return dict(zip(self.names, converted, strict=True))
 
     def rows(self, fetched: Iterable[tuple]) -> list:
+        if self.row is None:
+            return []
         make = self.row._make
         if not self.result_processors:
             return [make(row) for row in fetched]
@@ -85,7 +87,8 @@ class Prepared:
     def __init__(self, statement: Executable) -> None:
         self.statement = statement
         self.writes = isinstance(statement, UpdateBase)
-        self._plans: dict[tuple[int, frozenset[str]], _Plan] = {}
+        # By the dialect itself, not its id: a disposed engine's id may come back for another.
+        self._plans: dict[tuple[Dialect, frozenset[str]], _Plan] = {}
 
     def run(self, connection: Connection, values: Params) -> int:
         plan = self._plan(connection, values)
@@ -109,7 +112,7 @@ class Prepared:
     def _plan(self, connection: Connection, values: Params) -> _Plan:
         # An INSERT names only the columns it is given (the others take their defaults).
         keys = frozenset(values) if isinstance(self.statement, Insert) else frozenset()
-        key = (id(connection.dialect), keys)
+        key = (connection.dialect, keys)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = _compile(self.statement, connection.dialect, keys)
@@ -145,8 +148,8 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
     defaults, required, bind_processors = {}, set(), []
     for position, name in enumerate(names):
         parameter = rendered[name]
-        column = getattr(statement, "table", None) is not None and statement.table.c.get(name)
-        if isinstance(statement, Insert) and column is not None and name not in keys:
+        column = statement.table.c.get(name) if isinstance(statement, Insert) else None
+        if column is not None and name not in keys:
             if column.default is None or not column.default.is_scalar:
                 raise ValueError(f"give a value for column {name!r}: it has no constant default")
             defaults[name] = column.default.arg

@@ -196,8 +196,7 @@ def apply_command(
 _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_started_at",
                  "finished_at", "rules_version", "deadline_at", "next_reminder_at",
                  "automatic_due_at")
-# Built once: building a statement costs more than running it on the hot path.
-# A command's statements: on the driver's cursor (server/prepared.py).
+# A command's statements, built once and run on the driver's cursor (server/prepared.py).
 _INSERT_EVENTS = Prepared(insert(Event.__table__))
 _INSERT_COMMAND = Prepared(insert(Command.__table__))
 _INSERT_SNAPSHOT = Prepared(insert(Snapshot.__table__))

@@ -3,7 +3,7 @@ same way, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -25,8 +25,8 @@ _BUMP = Prepared(
     .where(_GAMES.c.id == sa.bindparam("row_id"), _GAMES.c.version == sa.bindparam("seen"))
     .values(version=sa.bindparam("new_version"))
 )
-ON_THE_HOUR = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
-LATER = datetime(2026, 11, 30, 12, 0, 0, 250_000, tzinfo=timezone.utc)
+ON_THE_HOUR = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
+LATER = datetime(2026, 11, 30, 12, 0, 0, 250_000, tzinfo=UTC)
 
 
 def _user_and_game(connection) -> None:
