@@ -166,8 +166,9 @@ def verdicts(backend: str, result: dict) -> list[str]:
             f"{command['per_second'] / shaped['per_second']:.2f} x the same statements alone "
             f"({shaped['per_second']:.1f}/s, {shaped['per_second'] / insert:.2f} x insert)"
         )
-    # The same comparison by the server's CPU time, which the rest of the machine's load does not
-    # blur: an insert against a post with its share of the commands phase's legal reads.
+    # The same comparison by CPU time, an insert against a post with its share of the commands
+    # phase's legal reads: the workers' (which the rest of the machine's load does not blur) and
+    # the whole machine's (the clients and the kernel included, as the rate pays for them).
     commands = phases["commands"]
     per_post = commands["all"]["requests"] / max(1, commands.get("command", {}).get("requests", 0))
     for who, whose in (("server", "the workers"), ("machine", "the machine")):
