@@ -42,7 +42,6 @@ class _Plan:
     positional: bool
     names: tuple[str, ...]  # its parameters, in the order the SQL takes them
     defaults: dict[str, Any]  # what a parameter not given takes (INSERT columns' defaults)
-    required: frozenset[str]  # the parameters without a default
     bind_processors: tuple[tuple[int, Callable[[Any], Any]], ...]  # (position, processor)
     row: type | None  # a namedtuple of the result columns, None when there are none
     result_processors: tuple[tuple[int, Callable[[Any], Any]], ...]
@@ -53,8 +52,8 @@ class _Plan:
         try:
             converted = [values[name] for name in self.names]
         except KeyError:
-            raise KeyError(f"the statement needs a value for "
-                           f"{sorted(self.required.difference(values))}: {self.sql}") from None
+            missing = sorted(name for name in self.names if name not in values)
+            raise KeyError(f"the statement needs a value for {missing}: {self.sql}") from None
         for position, process in self.bind_processors:
             converted[position] = process(converted[position])
         if self.positional:
@@ -145,7 +144,7 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
     # named only when rendered).
     rendered = {name: parameter for parameter, name in compiled.bind_names.items()}
     names = tuple(compiled.positiontup if compiled.positional else rendered)
-    defaults, required, bind_processors = {}, set(), []
+    defaults, bind_processors = {}, []
     for position, name in enumerate(names):
         parameter = rendered[name]
         column = statement.table.c.get(name) if isinstance(statement, Insert) else None
@@ -153,9 +152,7 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
             if column.default is None or not column.default.is_scalar:
                 raise ValueError(f"give a value for column {name!r}: it has no constant default")
             defaults[name] = column.default.arg
-        elif parameter.required:
-            required.add(name)
-        else:
+        elif not parameter.required:
             defaults[name] = parameter.value
         process = parameter.type.dialect_impl(dialect).bind_processor(dialect)
         if process is not None:
@@ -167,5 +164,5 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
         process = column.type.dialect_impl(dialect).result_processor(dialect, None)
         if process is not None:
             result_processors.append((position, process))
-    return _Plan(compiled.string, compiled.positional, names, defaults, frozenset(required),
-                 tuple(bind_processors), row, tuple(result_processors))
+    return _Plan(compiled.string, compiled.positional, names, defaults, tuple(bind_processors),
+                 row, tuple(result_processors))

@@ -8,7 +8,7 @@ and the game is a `GameRow`: its values as attributes, which `service.apply_comm
 sets as it would a mapped `Game`.
 
     with posting.connect() as connection:              # reads in a read-only transaction
-        caller = posting.caller_and_game(connection, game_id, token)
+        caller = posting.caller_and_game(connection, game_id)
         ...                                            # state, checks
         posting.start_writing(connection)              # SQLite's write lock from here
         applied = service.apply_command(connection, caller.game, ...)
@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.engine import Connection
 
-from server.auth import hash_token, refuse_token
+from server.auth import bearer_token, hash_token, refuse_token, require_user
 from server.db import READ_ONLY_OPTION, app_engine
 from server.games.lobby import caller_game_and_seat, require_visible
 from server.models import Game, IdempotencyRecord, Seat, User
@@ -85,9 +85,12 @@ def start_writing(connection: Connection) -> None:
     connection.execution_options(**{READ_ONLY_OPTION: False})
 
 
-def caller_and_game(connection: Connection, game_id: str, token: str) -> Caller:
-    """The token's user and the game it asks for: 401 for an unknown token, 404 for a game the
-    caller cannot see (the same answers as lobby.caller_and_game)."""
+def caller_and_game(connection: Connection, game_id: str) -> Caller:
+    """The bearer token's user and the game it asks for: 401 for a missing or unknown token, 404
+    for a game the caller cannot see (the same answers as lobby.caller_and_game)."""
+    token = bearer_token()
+    if token is None:
+        require_user()  # the 401 that says how to send a token
     row = _CALLER_GAME_AND_SEAT.first(
         connection, {"token_hash": hash_token(token), "game_id": game_id}
     )

@@ -13,7 +13,7 @@ from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, bearer_token, require_user
+from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
@@ -275,12 +275,9 @@ class Legal(MethodView):
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
         """Your legal commands now (empty when you are not to act)."""
-        token = bearer_token()
-        if token is None:
-            require_user()  # the 401 that says how to send a token
         # The read that goes with command posts: on their plain connection (no ORM session).
         with posting.connect() as connection:
-            caller = posting.caller_and_game(connection, game_id, token)
+            caller = posting.caller_and_game(connection, game_id)
             game, my_seat = caller.game, caller.seat
             commands: list[dict[str, Any]] = []
             if game.status == "active" and my_seat is not None:
@@ -302,16 +299,13 @@ class Commands(MethodView):
     def post(self, data: dict, game_id: str):
         """Play one command against the version you saw. Stale: 409 with
         ``details.current_version``; illegal: 422 with the engine's reason."""
-        token = bearer_token()
-        if token is None:
-            require_user()  # the 401 that says how to send a token
         key = request.headers.get("Idempotency-Key")
         request_hash = _request_hash(game_id, data) if key is not None else None
         # No ORM session here (server/games/posting.py). Everything up to deciding only reads:
         # SQLite's write lock is taken for the writes alone (apply_command's version check
         # catches a command that lands in between).
         with posting.connect() as connection:
-            caller = posting.caller_and_game(connection, game_id, token)
+            caller = posting.caller_and_game(connection, game_id)
             game = caller.game
             if not caller.member:
                 lobby.refuse_outsider(game)
