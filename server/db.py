@@ -116,6 +116,7 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
         # The driver's own transaction handling would defer BEGIN; we issue it ourselves (see
         # _sqlite_begin).
         dbapi_connection.isolation_level = None
+        dbapi_connection.busy_timeout_seconds = busy_timeout_ms / 1000
         if not in_memory:
             dbapi_connection.use_writer_queue(os.path.abspath(database))
         cursor = dbapi_connection.cursor()
@@ -127,24 +128,31 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
 
     @sa.event.listens_for(engine, "begin")
     def _sqlite_begin(connection):  # noqa: ANN001
-        # IMMEDIATE takes the write lock up front: a deferred transaction that read first and
-        # then writes fails at once ("database is locked") when another writer got in between,
-        # whereas IMMEDIATE waits for the busy timeout. Transactions here are short. A read-only
-        # transaction (see `read_only`) takes no lock at all: in WAL mode it reads a snapshot
-        # while writers go on, instead of queueing behind them for the write lock.
-        # (On the driver's connection: through Core, a BEGIN cost as much as a statement.)
-        driver = connection.connection.driver_connection
-        if connection.get_execution_options().get(READ_ONLY_OPTION):
-            _begin(connection, driver, "BEGIN")
-            return
-        driver.wait_for_write_turn(busy_timeout_ms / 1000)
-        try:
-            _begin(connection, driver, "BEGIN IMMEDIATE")
-        except BaseException:
-            driver.end_write_turn()
-            raise
+        begin_sqlite(connection, bool(connection.get_execution_options().get(READ_ONLY_OPTION)))
 
     return engine
+
+
+def begin_sqlite(connection: Connection, read_only: bool) -> None:
+    """Begin ``connection``'s transaction on SQLite (a Connection's, through the engine's begin
+    event, or a `server.driver_connection.DriverConnection`'s).
+
+    IMMEDIATE takes the write lock up front: a deferred transaction that read first and then
+    writes fails at once ("database is locked") when another writer got in between, whereas
+    IMMEDIATE waits for the busy timeout. Transactions here are short. A read-only transaction
+    (see `read_only`) takes no lock at all: in WAL mode it reads a snapshot while writers go on,
+    instead of queueing behind them for the write lock. (On the driver's connection: through
+    Core, a BEGIN cost as much as a statement.)"""
+    driver = connection.connection.driver_connection
+    if read_only:
+        _begin(connection, driver, "BEGIN")
+        return
+    driver.wait_for_write_turn(driver.busy_timeout_seconds)
+    try:
+        _begin(connection, driver, "BEGIN IMMEDIATE")
+    except BaseException:
+        driver.end_write_turn()
+        raise
 
 
 def _begin(connection: Connection, driver: QueuedWriterConnection, statement: str) -> None:

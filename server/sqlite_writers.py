@@ -75,6 +75,7 @@ class QueuedWriterConnection(sqlite3.Connection):
     """A sqlite3 connection (pass as ``factory``) whose write transactions take turns."""
 
     _lock_path: str | None = None
+    busy_timeout_seconds = 5.0  # the engine's busy timeout, set by server.db at connect
     _held_fd: int | None = None
     _waiter: _Waiter | None = None
 

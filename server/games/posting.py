@@ -1,10 +1,11 @@
 """The database side of a command post (and of the legal-commands read that goes with posting),
-on a plain SQLAlchemy Connection (no ORM session).
+on a `DriverConnection` (no ORM session, no Core Connection: every statement is `Prepared`).
 
 A post is the API's hottest write: its ORM session (two transactions, three mapped objects to
 load, the unit of work at each commit) cost about a third of its time in the workers, more than
-its statements did. Here the same tables are read and written with Core statements built once,
-and the game is a `GameRow`: its values as attributes, which `service.apply_command` reads and
+its statements did. Here the same tables are read and written with Core statements compiled
+once and run on the driver (server/prepared.py), in transactions begun and ended on the driver
+(server/driver_connection.py), and the game is a `GameRow`: its values as attributes, which `service.apply_command` reads and
 sets as it would a mapped `Game`.
 
     with posting.connect() as connection:              # reads in a read-only transaction
@@ -23,10 +24,10 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select
-from sqlalchemy.engine import Connection
 
 from server.auth import bearer_token, hash_token, refuse_token, require_user
 from server.db import READ_ONLY_OPTION, app_engine
+from server.driver_connection import DriverConnection
 from server.games.lobby import caller_game_and_seat, require_visible
 from server.models import Game, IdempotencyRecord, Seat, User
 from server.prepared import Prepared
@@ -62,30 +63,30 @@ _CALLER_GAME_AND_SEAT = Prepared(caller_game_and_seat(
     _USERS.c.id.label("caller_id"), _SEATS.c.id.label("caller_seat_id"),
     _SEATS.c.seat.label("caller_seat"), *_GAMES.columns,
 ))
-_STORED_ANSWER = select(
+_STORED_ANSWER = Prepared(select(
     _IDEMPOTENCY.c.request_hash, _IDEMPOTENCY.c.status_code, _IDEMPOTENCY.c.response
-).where(_IDEMPOTENCY.c.user_id == bindparam("user_id"), _IDEMPOTENCY.c.key == bindparam("key"))
-_STORE_ANSWER = insert(_IDEMPOTENCY)
+).where(_IDEMPOTENCY.c.user_id == bindparam("user_id"), _IDEMPOTENCY.c.key == bindparam("key")))
+_STORE_ANSWER = Prepared(insert(_IDEMPOTENCY))
 
 
-def connect() -> Connection:
+def connect() -> DriverConnection:
     """A connection of the app's engine whose next transaction only reads (no write lock)."""
-    return reading(app_engine().connect())
+    return DriverConnection(app_engine(), read_only=True)
 
 
-def reading(connection: Connection) -> Connection:
+def reading(connection: DriverConnection) -> DriverConnection:
     """Its next transaction reads only: on SQLite it takes no write lock."""
     return connection.execution_options(**{READ_ONLY_OPTION: True})
 
 
-def start_writing(connection: Connection) -> None:
+def start_writing(connection: DriverConnection) -> None:
     """End the reading transaction; the next one writes (on SQLite: queues for the write lock
     at its first statement)."""
     connection.commit()
     connection.execution_options(**{READ_ONLY_OPTION: False})
 
 
-def caller_and_game(connection: Connection, game_id: str) -> Caller:
+def caller_and_game(connection: DriverConnection, game_id: str) -> Caller:
     """The bearer token's user and the game it asks for: 401 for a missing or unknown token, 404
     for a game the caller cannot see (the same answers as lobby.caller_and_game)."""
     token = bearer_token()
@@ -102,14 +103,14 @@ def caller_and_game(connection: Connection, game_id: str) -> Caller:
     return Caller(row.caller_id, game, row.caller_seat, member)
 
 
-def stored_answer(connection: Connection, user_id: int, key: str) -> Any:
+def stored_answer(connection: DriverConnection, user_id: int, key: str) -> Any:
     """The stored (request_hash, status_code, response) for this Idempotency-Key, or None."""
-    return connection.execute(_STORED_ANSWER, {"user_id": user_id, "key": key}).first()
+    return _STORED_ANSWER.first(connection, {"user_id": user_id, "key": key})
 
 
-def store_answer(connection: Connection, user_id: int, key: str, request_hash: str,
+def store_answer(connection: DriverConnection, user_id: int, key: str, request_hash: str,
                  answer: dict, now: datetime) -> None:
-    connection.execute(_STORE_ANSWER, {
+    _STORE_ANSWER.run(connection, {
         "user_id": user_id, "key": key, "request_hash": request_hash, "status_code": 201,
         "response": answer, "created_at": now,
     })

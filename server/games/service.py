@@ -265,12 +265,13 @@ def _is_new_turn(before: str | None, after: str | None) -> bool:
     return after in _TURN_KINDS and before not in _TURN_KINDS
 
 
-_GAME_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+_GAME_VERSION = Prepared(select(Game.version).where(Game.id == bindparam("game_id")))
 
 
 def current_version(session: Session | Connection, game_id: str) -> int | None:
     """The game's version as committed now (None when there is no such game)."""
-    return sql(session).execute(_GAME_VERSION, {"game_id": game_id}).scalar()
+    row = _GAME_VERSION.first(sql(session), {"game_id": game_id})
+    return None if row is None else row.version
 
 
 def _seat_players(session: Session, game: Game, state: Any, now: datetime) -> None:

@@ -127,20 +127,18 @@ def table_of(
     return tables[game.id]
 
 
-@functools.cache
-def _seat_update():
-    return (
-        update(Seat.__table__)
-        .where(Seat.__table__.c.id == bindparam("seat_id"))
-        .values(missed_turns=bindparam("missed_turns"), absent=bindparam("absent"))
-    )
+_SEAT_UPDATE = Prepared(
+    update(Seat.__table__)
+    .where(Seat.__table__.c.id == bindparam("seat_id"))
+    .values(missed_turns=bindparam("missed_turns"), absent=bindparam("absent"))
+)
 
 
 def write_seat(session, row: SeatRow, missed_turns: int, absent: bool) -> None:
     """Set a seat's missed turns and absence: in the database (one prepared UPDATE), in `row`,
     and in the session's own Seat object for it if one is loaded (so nothing reads it stale)."""
-    sql(session).execute(
-        _seat_update(), {"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}
+    _SEAT_UPDATE.run(
+        sql(session), {"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}
     )
     row.missed_turns, row.absent = missed_turns, absent
     if not isinstance(session, OrmSession):
