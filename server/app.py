@@ -6,10 +6,11 @@ import gc
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface
 from flask_smorest import Api
 
-from server import auth, db, errors, parsing
+from server import auth, db, errors, json_codec, parsing
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -20,6 +21,22 @@ class IridesciaApi(Api):
 
     def handle_http_exception(self, error):  # noqa: ANN001
         return errors.error_response(error)
+
+
+class FastJSONProvider(DefaultJSONProvider):
+    """Flask's JSON with orjson underneath (server/json_codec.py); Flask's own ``default`` still
+    decides how dates and other objects are written, and anything with options (pretty printing
+    in debug) goes to Flask's."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        if kwargs:
+            return super().dumps(obj, **kwargs)
+        return json_codec.dumps(obj, default=self.default)
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        if kwargs:
+            return super().loads(s, **kwargs)
+        return json_codec.loads(s)
 
 
 class NoCookieSessions(SessionInterface):
@@ -55,6 +72,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         },
         JSON_SORT_KEYS=False,
     )
+    app.json = FastJSONProvider(app)
     app.json.sort_keys = False
     app.session_interface = NoCookieSessions()
 

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session
 
+from server import json_codec
 from server.sqlite_writers import QueuedWriterConnection
 
 _engines: dict[str, Engine] = {}
@@ -94,8 +95,10 @@ def _ping_when_idle(engine: Engine) -> None:
 
 def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
     parsed = sa.engine.make_url(url)
+    # The JSON columns (event payloads, commands, snapshots) through orjson: server/json_codec.py.
+    json_codec_args = {"json_serializer": json_codec.dumps, "json_deserializer": json_codec.loads}
     if parsed.get_backend_name() != "sqlite":
-        engine = sa.create_engine(url, future=True)
+        engine = sa.create_engine(url, future=True, **json_codec_args)
         _guard_read_only(engine)
         _ping_when_idle(engine)
         return engine
@@ -105,7 +108,7 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     connect_args = {"check_same_thread": False, "timeout": busy_timeout_ms / 1000,
                     "factory": QueuedWriterConnection}
-    kwargs: dict = {"connect_args": connect_args}
+    kwargs: dict = {"connect_args": connect_args, **json_codec_args}
     if in_memory:
         kwargs["poolclass"] = sa.pool.StaticPool
     engine = sa.create_engine(url, **kwargs)
