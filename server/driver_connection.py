@@ -41,7 +41,12 @@ class DriverConnection:
 
     def __init__(self, engine: Engine, *, read_only: bool = True) -> None:
         self.dialect = engine.dialect
-        self.connection = engine.raw_connection()
+        try:
+            self.connection = engine.raw_connection()
+        except self.dialect.loaded_dbapi.Error as error:
+            # As Engine.connect says it: SQLAlchemy's error (the app answers 503 to one).
+            raise DBAPIError.instance(None, None, error, self.dialect.loaded_dbapi.Error,
+                                      dialect=self.dialect) from error
         self.info: dict[str, Any] = {}
         self._read_only = read_only
         self._transaction: _Transaction | None = None

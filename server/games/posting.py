@@ -5,8 +5,8 @@ A post is the API's hottest write: its ORM session (two transactions, three mapp
 load, the unit of work at each commit) cost about a third of its time in the workers, more than
 its statements did. Here the same tables are read and written with Core statements compiled
 once and run on the driver (server/prepared.py), in transactions begun and ended on the driver
-(server/driver_connection.py), and the game is a `GameRow`: its values as attributes, which `service.apply_command` reads and
-sets as it would a mapped `Game`.
+(server/driver_connection.py), and the game is a `GameRow`: its values as attributes, which
+`service.apply_command` reads and sets as it would a mapped `Game`.
 
     with posting.connect() as connection:              # reads in a read-only transaction
         caller = posting.caller_and_game(connection, game_id)

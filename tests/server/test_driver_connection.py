@@ -10,13 +10,14 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from server import db
+from server import create_app, db
 from server.db import READ_ONLY_OPTION, WriteInReadOnlyTransaction, get_engine
 from server.driver_connection import DriverConnection
 from server.migrate import upgrade
 from server.models import User
 from server.prepared import Prepared
 from tests.conftest import POSTGRES_URL
+from tests.server.helpers import assert_error
 
 _USERS = User.__table__
 _INSERT_USER = Prepared(sa.insert(_USERS))
@@ -142,3 +143,24 @@ def test_a_lost_postgresql_connection_is_invalidated_and_the_next_one_is_fresh(
     with DriverConnection(postgres_engine) as connection:
         assert backend.first(connection, {}).pid != first
     assert postgres_engine.pool.checkedout() == 0
+
+
+UNREACHABLE = "postgresql+psycopg://nobody@127.0.0.1:1/none"
+
+
+def test_a_database_that_cannot_be_reached_is_sqlalchemys_operational_error():
+    engine = db._create_engine(UNREACHABLE, db.DEFAULT_BUSY_TIMEOUT_MS)
+    try:
+        with pytest.raises(sa.exc.OperationalError):
+            DriverConnection(engine)
+    finally:
+        engine.dispose()
+
+
+def test_posting_and_the_legal_read_answer_503_when_the_database_is_down():
+    client = create_app({"DATABASE_URL": UNREACHABLE}).test_client()
+    headers = {"Authorization": "Bearer some-token"}
+    assert_error(client.get("/api/v1/games/g1/legal", headers=headers), 503, "database")
+    assert_error(client.post("/api/v1/games/g1/commands", headers=headers,
+                             json={"command": {"type": "end_turn"}, "expected_version": 1}),
+                 503, "database")
