@@ -162,9 +162,11 @@ def apply_command(
 
     orm = isinstance(session, OrmSession)
     with session.no_autoflush if orm else nullcontext():
+        connection = sql(session)
+        if connection.dialect.name == "postgresql":
+            _lock_game_row(session, connection, game.id, expected)
         try:
             # The log first: the notifications read what happened from it.
-            connection = sql(session)
             _INSERT_EVENTS.run_many(connection, [
                 dict(row, game_id=game.id, rules_version=rules_version) for row in rows
             ])
@@ -190,6 +192,27 @@ def apply_command(
     if orm:
         CACHE.put_after_commit(session, game.id, new_version, state_after)
     return Applied(rows, state_after)
+
+
+# PostgreSQL: the game row, locked (FOR NO KEY UPDATE) before anything is appended.
+_LOCK_GAME_ROW = Prepared(
+    select(Game.version).where(Game.id == bindparam("game_id")).with_for_update(key_share=True)
+)
+
+
+def _lock_game_row(session: Session | Connection, connection: Connection, game_id: str,
+                   expected: int) -> None:
+    """Take the game row's lock, then check the version, before appending anything.
+
+    On PostgreSQL each event's and the command's foreign key takes a KEY SHARE lock on the game
+    row at the end of its INSERT, after the rows are in the unique index. A scheduler that has
+    claimed the game (FOR UPDATE) and plays the same decision (a removal turn both may play)
+    then waits on our index entries while we wait on its claim: a deadlock, and one side's 503.
+    Taking the row first makes us wait for the claim instead, and see its version: 409. (SQLite
+    needs none of this: a writer holds the whole database.)"""
+    row = _LOCK_GAME_ROW.first(connection, {"game_id": game_id})
+    if row is None or row.version != expected:
+        raise _stale(session, game_id, expected)
 
 
 # The columns a command can change on the game row; written by one UPDATE per command.

@@ -297,6 +297,33 @@ def test_a_command_landing_between_reading_and_writing_wins(app, client, game, m
     assert {e["actor"] for e in feed["events"][legal["version"]:]} == {"server"}
 
 
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_post_racing_a_scheduler_that_claimed_the_game_gets_409(app, client, game):
+    """The scheduler claims a due game FOR UPDATE, then plays its decision; a player posting the
+    same decision meanwhile waits for the claim and loses the race with a 409. (PostgreSQL
+    once deadlocked here: the post's rows were in the unique index before its foreign-key check
+    waited for the claim, and the scheduler's same rows waited for the post: a 503.)"""
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    command = legal["commands"][0]
+    answers = []
+    with session_scope(get_engine(app.config["DATABASE_URL"])) as scheduler:
+        claimed = scheduler.exec(
+            __import__("sqlmodel").select(Game).where(Game.id == game_id).with_for_update()
+        ).one()
+        poster = threading.Thread(target=lambda: answers.append(post(
+            app.test_client(), game_id, seats[0],
+            {"command": command, "expected_version": legal["version"]})))
+        poster.start()
+        time.sleep(0.5)  # the post reads, decides and waits on the claim
+        service.apply_command(scheduler, claimed, command, "server", utcnow())
+    poster.join(timeout=10)
+    assert_error(answers[0], 409)
+    feed = client.get(f"/api/v1/games/{game_id}/events", headers=seats[0].headers).json
+    assert [e["seq"] for e in feed["events"]] == list(range(1, feed["version"] + 1))
+    assert {e["actor"] for e in feed["events"][legal["version"]:]} == {"server"}
+
+
 def test_the_answer_lists_the_callers_next_commands(client, game):
     """A turn of several commands needs no read between them: each answer lists what GET /legal
     would, and nothing once the decision has passed to the other player."""
