@@ -23,13 +23,17 @@ class IridesciaApi(Api):
         return errors.error_response(error)
 
 
+_COMPACT = {"separators": (",", ":")}
+
+
 class FastJSONProvider(DefaultJSONProvider):
     """Flask's JSON with orjson underneath (server/json_codec.py); Flask's own ``default`` still
-    decides how dates and other objects are written, and anything with options (pretty printing
-    in debug) goes to Flask's."""
+    decides how dates and other objects are written. Compact output (what `jsonify` asks for
+    outside debug mode) is orjson's own; any other option (indenting in debug) goes to
+    Flask's."""
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        if kwargs:
+        if kwargs and kwargs != _COMPACT:
             return super().dumps(obj, **kwargs)
         return json_codec.dumps(obj, default=self.default)
 

@@ -97,3 +97,13 @@ def test_the_log_is_plain_json_that_the_standard_library_reads(database_url, cli
             sa.text("SELECT CAST(payload AS TEXT) FROM events WHERE game_id = :game ORDER BY seq"),
             {"game": game["id"]}).scalars().all()
     assert events and [event.payload for event in events] == [json.loads(text) for text in raw]
+
+
+def test_schema_answers_carry_names_beyond_ascii(client, register):
+    # Answers dumped by a response schema go through Flask's jsonify (compact JSON): orjson too.
+    player = register("Zoë 😀", "zoe@example.org")
+    me = client.get("/api/v1/users/me", headers=player.headers)
+    assert json.loads(me.get_data())["name"] == "Zoë 😀"
+    game = create_started_game(client, [player, register("Ådne", "adne@example.org")])
+    answer = client.get(f"/api/v1/games/{game['id']}", headers=player.headers)
+    assert {p["name"] for p in json.loads(answer.get_data())["players"]} == {"Zoë 😀", "Ådne"}
