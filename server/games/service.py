@@ -194,10 +194,9 @@ def apply_command(
     return Applied(rows, state_after)
 
 
-# PostgreSQL: the game row, locked (FOR NO KEY UPDATE) before anything is appended.
-_LOCK_GAME_ROW = Prepared(
-    select(Game.version).where(Game.id == bindparam("game_id")).with_for_update(key_share=True)
-)
+_GAME_VERSION = Prepared(select(Game.version).where(Game.id == bindparam("game_id")))
+# PostgreSQL: the same row, locked (FOR NO KEY UPDATE) before anything is appended.
+_LOCK_GAME_ROW = Prepared(_GAME_VERSION.statement.with_for_update(key_share=True))
 
 
 def _lock_game_row(session: Session | Connection, connection: Connection, game_id: str,
@@ -286,9 +285,6 @@ _TURN_KINDS = {"turn", "removal", "rhom"}
 def _is_new_turn(before: str | None, after: str | None) -> bool:
     """A pending decision inside a turn keeps the turn's clock; a new turn restarts it."""
     return after in _TURN_KINDS and before not in _TURN_KINDS
-
-
-_GAME_VERSION = Prepared(select(Game.version).where(Game.id == bindparam("game_id")))
 
 
 def current_version(session: Session | Connection, game_id: str) -> int | None:
