@@ -170,8 +170,18 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
         fail(422, f"the game cannot start: {error}")
 
 
+def locked(session: Session, condition: Any) -> Game | None:
+    """The game row matching ``condition``, read afresh and locked until the commit (on
+    PostgreSQL: FOR NO KEY UPDATE, which seats' foreign keys do not wait for; SQLite's writer
+    holds the whole database already). Whatever counts a game's seats and then changes them
+    (join, leave, start) holds it: without it, concurrent joins each counted a free seat and
+    were all seated (issue 16)."""
+    statement = select(Game).where(condition).with_for_update(key_share=True)
+    return session.exec(statement.execution_options(populate_existing=True)).first()
+
+
 def join(session: Session, user: User, code: str, now: datetime) -> Game:
-    game = session.exec(select(Game).where(Game.join_code == code.strip())).first()
+    game = locked(session, Game.join_code == code.strip())
     if game is None:
         fail(404, f"no game has the join code {code!r}: check it with whoever invited you")
     if seat_of(session, game, user) is not None:
