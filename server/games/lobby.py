@@ -154,6 +154,8 @@ def refuse_outsider(game: Any) -> None:
 
 
 def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
+    locked(session, Game.id == game.id)  # no one joins or leaves while the seats are counted
+    require_open(game)
     humans = [m for m in members(session, game) if m.kind == "human"]
     if len(humans) < game.seats:
         missing = game.seats - len(humans)
@@ -186,12 +188,46 @@ def join(session: Session, user: User, code: str, now: datetime) -> Game:
         fail(404, f"no game has the join code {code!r}: check it with whoever invited you")
     if seat_of(session, game, user) is not None:
         fail(409, f"you already play in game {game.id}", game_id=game.id)
-    if game.status != "open":
-        fail(409, f"game {game.id} has already started", game_id=game.id)
+    require_open(game)
     humans = [m for m in members(session, game) if m.kind == "human"]
     if len(humans) >= game.seats:
         fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now))
+    session.flush()
+    return game
+
+
+def require_open(game: Game) -> None:
+    """409 unless the game is still gathering players, saying what became of it."""
+    if game.status == "open":
+        return
+    if game.status == "closed":
+        fail(409, f"game {game.id} was closed: every player left it before the start",
+             game_id=game.id)
+    if game.status == "aborted":
+        fail(409, f"game {game.id} was aborted by an operator", game_id=game.id)
+    fail(409, f"game {game.id} has already started", game_id=game.id)
+
+
+def leave(session: Session, game_id: str, user: User) -> Game:
+    """Give up ``user``'s seat in an open game (ruling L1, docs/rulings.md). The creator leaving
+    hands the game to the member who joined next; the last member leaving closes it, so that its
+    join code seats nobody in a game no one can see or cancel any more."""
+    game = locked(session, Game.id == game_id)
+    seat = seat_of(session, game, user) if game is not None else None
+    if game is None or seat is None:
+        fail(409, f"you no longer play in game {game_id}", game_id=game_id)
+    if game.status != "open":
+        fail(409, f"game {game.id} has already started: you can only leave before the start",
+             game_id=game.id)
+    session.delete(seat)
+    session.flush()
+    remaining = [m for m in members(session, game) if m.kind == "human"]
+    if not remaining:
+        game.status = "closed"
+    elif game.created_by == user.id:
+        game.created_by = min(remaining, key=lambda m: (m.joined_at, m.id or 0)).user_id
+    session.add(game)
     session.flush()
     return game
 

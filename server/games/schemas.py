@@ -85,7 +85,9 @@ class PlayerSchema(ma.Schema):
 
 class GameSchema(ma.Schema):
     id = fields.String(required=True, metadata={"example": "k3x9q2ab"})
-    status = fields.String(required=True, metadata={"description": "open, active or finished"})
+    status = fields.String(required=True, metadata={
+        "description": "open, active, finished, closed (every player left before the start) "
+                       "or aborted (by an operator)"})
     public = fields.Boolean(required=True)
     join_code = fields.String(required=True, allow_none=True,
                               metadata={"description": "Shown to seated players only"})
