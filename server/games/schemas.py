@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.plain_text import PlainEmail
+
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
 # Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
 MAX_VERSION = 2**31 - 1
@@ -107,7 +109,7 @@ class GameSchema(ma.Schema):
 
 
 class InvitationCreateSchema(ma.Schema):
-    email = fields.Email(required=True, validate=validate.Length(max=254))
+    email = PlainEmail(required=True, validate=validate.Length(max=254))
 
 
 class InvitationSchema(ma.Schema):
