@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
 from server.errors import fail
 from server.games import service
+from server.mail.outbox import dedupe_key
 from server.models import Game, Invitation, Outbox, Seat, User
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -235,10 +236,10 @@ def leave(session: Session, game_id: str, user: User) -> Game:
 def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
            now: datetime) -> None:
     session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
-    dedupe_key = f"invite:{game.id}:{email}"
-    if session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+    key = dedupe_key(f"invite:{game.id}:{email}")
+    if session.exec(select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
         session.add(Outbox(
-            dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
+            dedupe_key=key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
             text_body=(
                 f"{inviter.name} invites you to play Gems of Iridescia ({game.seats} players).\n\n"

@@ -7,6 +7,7 @@ same message at once. Rendering only reads, in a read-only transaction (no write
 the words are stored with the message's status, so a retry sends the same words.
 """
 
+import hashlib
 import logging
 import random
 from dataclasses import dataclass, field
@@ -27,6 +28,19 @@ CLAIM_LEASE = timedelta(minutes=10)
 # Messages leased per claim transaction: fewer commits, and small enough that a batch is sent
 # long before its lease runs out.
 CLAIM_BATCH = 20
+
+
+DEDUPE_KEY_LENGTH = 200  # the column's width
+
+
+def dedupe_key(text: str) -> str:
+    """``text`` as an outbox dedupe key: itself when it fits the column, else its beginning and
+    the sha256 of all of it (an invitation's key quotes an address of up to 254 characters,
+    which overflowed the column on PostgreSQL: a 500). Distinct texts keep distinct keys."""
+    if len(text) <= DEDUPE_KEY_LENGTH:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"{text[:DEDUPE_KEY_LENGTH - len(digest) - 1]}~{digest}"
 
 
 @dataclass

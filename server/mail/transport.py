@@ -4,6 +4,7 @@ A temporary failure (a 4xx reply, a refused or dropped connection) is worth retr
 permanent one (a 5xx reply) is not, and the outbox parks the message for a person to look at.
 """
 
+import hashlib
 import logging
 import re
 import smtplib
@@ -129,8 +130,13 @@ class EmlTransport:
 
 
 def _file_name(message: EmailMessage) -> str:
+    """A readable name (the key with what a file name cannot hold replaced) that is one file per
+    mail: keys differing only in those characters (``a+b@``, ``a_b@``) or only after the
+    readable part's end got one name, and one mail overwrote the other. The key's digest ends
+    the name; the same mail sent again (after a crash) overwrites its own file."""
     key = message.get("X-Iridescia-Key") or message["Message-ID"] or "message"
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("_")[:180] + ".eml"
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("_")[:120]
+    return f"{readable}_{hashlib.sha256(key.encode()).hexdigest()[:16]}.eml"
 
 
 def transport_for(settings: MailSettings):
