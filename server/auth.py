@@ -39,6 +39,12 @@ def refuse_token() -> None:
          headers={"WWW-Authenticate": "Bearer"})
 
 
+def refuse_if_disabled(disabled_at) -> None:  # noqa: ANN001
+    """403 for the token of an account an operator disabled (`iridescia-server users disable`)."""
+    if disabled_at is not None:
+        fail(403, "this account was disabled by the server's operator: ask them to enable it")
+
+
 def bearer_token() -> str | None:
     """The token of an 'Authorization: Bearer' header, None without one."""
     header = request.headers.get("Authorization", "")
@@ -64,6 +70,7 @@ def current_user() -> User | None:
         ).first()
         if user is None:
             refuse_token()
+        refuse_if_disabled(user.disabled_at)
     elif request.headers.get("Authorization"):
         fail(401, "send your API token as 'Authorization: Bearer <token>'",
              headers={"WWW-Authenticate": "Bearer"})

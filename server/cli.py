@@ -118,7 +118,7 @@ def _optional_module(name: str):  # noqa: ANN202
 def _register_plugins() -> None:
     """The scheduler's and the outbox's commands live with their packages: a module
     ``server.scheduler.cli`` / ``server.notifications.cli`` exposing ``register(group)``."""
-    for name in ("server.scheduler.cli", "server.notifications.cli"):
+    for name in ("server.scheduler.cli", "server.notifications.cli", "server.operator_cli"):
         module = _optional_module(name)
         if module is not None and hasattr(module, "register"):
             module.register(main)

@@ -58,6 +58,7 @@ class User(SQLModel, table=True):
     token_hash: str = Field(max_length=64, unique=True)
     email_preference: str = Field(default="every_turn", max_length=20)
     created_at: datetime = _time(nullable=False)
+    disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
 
 
 class Game(SQLModel, table=True):
@@ -202,3 +203,16 @@ class SchedulerTick(SQLModel, table=True):
 
     name: str = Field(primary_key=True, max_length=40)
     last_tick_at: datetime = _time(nullable=False)
+
+
+class AuditRecord(SQLModel, table=True):
+    """What an operator did (`iridescia-server users disable`, `games abort`...), and why."""
+
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _time(nullable=False)
+    actor: str = Field(max_length=80)  # operator:<login>
+    action: str = Field(max_length=40)  # users.disable | users.enable | games.abort
+    target: str = Field(max_length=254, index=True)  # user:<email> | game:<id>
+    reason: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))

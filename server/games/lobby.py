@@ -11,7 +11,14 @@ from flask import g
 from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
-from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
+from server.auth import (
+    bearer_token,
+    current_user,
+    hash_token,
+    refuse_if_disabled,
+    refuse_token,
+    require_user,
+)
 from server.errors import fail
 from server.games import service
 from server.mail.outbox import dedupe_key
@@ -139,6 +146,7 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
     if row is None:
         refuse_token()
     user, game, seat = row
+    refuse_if_disabled(user.disabled_at)
     g.current_user = user
     require_visible(game_id, game, member=seat is not None)
     return user, game, seat
@@ -237,7 +245,11 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
            now: datetime) -> None:
     session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
     key = dedupe_key(f"invite:{game.id}:{email}")
-    if session.exec(select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
+    disabled = session.exec(select(User.id).where(User.email == email,
+                                                  User.disabled_at.is_not(None))).first()
+    # A disabled account (by an operator) is sent nothing, invitations included.
+    if disabled is None and session.exec(
+            select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
         session.add(Outbox(
             dedupe_key=key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
