@@ -99,7 +99,7 @@ class _Narrator:
     def flush(self) -> None:
         if self.head is None and not self.sentences:
             return
-        number, seat, kind, heading = self.head or (None, None, "continued", "Earlier")
+        number, seat, kind, heading = self.head or (None, None, "continued", "Continued")
         lines = []
         for s in self.sentences:
             lines.append(s.text(self.who(s.seat)) if s.clauses or s.gains else
@@ -130,7 +130,11 @@ class _Narrator:
             self.head = (None, None, "end", "The end")
         handler = getattr(self, "on_" + kind, None)
         if handler is not None:
-            handler(e)
+            try:
+                handler(e)
+            except (KeyError, TypeError, ValueError, IndexError):
+                # An event of another schema version: better untold than a crashed reader.
+                pass
 
     # One handler per event type; each says only what the (redacted) event says.
     def on_game_started(self, e):

@@ -66,7 +66,7 @@ def test_events_that_start_mid_turn_are_told_too():
               {"type": "market_adjusted", "gem": "sapphire", "value": 3},
               {"type": "royalty_token_taken", "seat": 2, "token": "throne", "points": 7}]
     [story] = narrate.narrate(events, NAMES, seat=1)
-    assert story.heading == "Earlier"
+    assert story.heading == "Continued"
     assert story.sentences == (
         "Bob collected the Desert Sapphire tile from 1c; sapphire is now worth 3 coins.",
         "Bob reached the Castle and took the Throne: 7 points.",
