@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .data import display_name
+from .data import ITEMS, OBJECTIVES, RELICS, display_name
 
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -73,3 +73,44 @@ def numbers(values) -> str:
 
 def gem_list(counts: Mapping[str, int]) -> str:
     return and_list([gems(g, n) for g, n in counts.items() if n]) or "no gems"
+
+
+GEM_LETTERS = {"amethyst": "A", "citrine": "C", "emerald": "E", "sapphire": "S"}
+
+
+def item_label(item_id: str) -> str:
+    """`Jolty Jackhammer (2c)`: the name and the price in coins."""
+    item = ITEMS.get(item_id)
+    name = component_name(item_id)
+    return f"{name} ({item.cost}c)" if item is not None else name
+
+
+def relic_label(relic_id: str) -> str:
+    """`Sapphire Spyglass (tech, 1C2S, 5p)`: name, category, the gems it needs, its points."""
+    relic = RELICS.get(relic_id)
+    name = component_name(relic_id)
+    if relic is None:
+        return name
+    needs = "".join(f"{count}{GEM_LETTERS[gem]}" for gem, count in relic.requirement().items())
+    return f"{name} ({relic.category}, {needs}, {relic.points}p)"
+
+
+_OBJECTIVE_GOALS = {
+    "most_coins": "the most coins at the end",
+    "most_tiles": "the most {param} tiles (your rainbow tiles and the Iridia Stone are wild)",
+    "relic_each_lead_gem": "a relic of each lead gem: amethyst, citrine, emerald and sapphire",
+    "most_lead_gem_relics": "the most relics whose lead gem is {param} (Iridia relics are wild)",
+    "relic_count": "{param} or more relics",
+    "most_category": "the most {param} relics (Iridia relics are wild)",
+    "relic_each_category": "a relic of each category: jewelry, tech and lore",
+}
+
+
+def objective_text(objective_id: str) -> str:
+    """`Glimmering Gold (7p): the most coins at the end`; "most" is met on a tie (RULINGS §7)."""
+    objective = OBJECTIVES.get(objective_id)
+    if objective is None:
+        return component_name(objective_id)
+    goal = _OBJECTIVE_GOALS[objective.kind].format(param=objective.param)
+    tie = "; a tie for most counts" if objective.kind.startswith("most") else ""
+    return f"{objective.name} ({objective.points}p): {goal}{tie}"
