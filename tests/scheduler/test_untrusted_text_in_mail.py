@@ -39,8 +39,10 @@ def test_a_name_with_cr_lf_is_folded_in_the_subject_and_the_mail_is_sent(app, db
     assert report.parked == [] and len(report.sent) == 1, report
     [received] = handler.received
     assert received.recipients == ["bob@example.org"]
-    assert received.message["Subject"].strip() == (
-        "Ada Bcc: victim@example.org invites you to a game of Gems of Iridescia")
+    subject = received.message["Subject"].strip()
+    assert "\r" not in subject and "\n" not in subject, subject
+    assert subject.startswith("Ada") and subject.endswith(
+        "Bcc: victim@example.org invites you to a game of Gems of Iridescia")
     assert received.message["Bcc"] is None
     with session_scope(engine) as session:
         assert [row.status for row in list_messages(session, None)] == ["sent"]
@@ -70,3 +72,17 @@ def test_the_outbox_command_prints_an_old_rows_control_characters_escaped(db_url
     ]
     retried = runner.invoke(server_cli, ["outbox", "--retry", "1"], env=env)
     assert retried.output == 'queued again: 1 invitation to "a\\x1b[2J"@example.org\n'
+
+
+def test_a_subject_queued_with_cr_lf_is_folded_when_the_message_is_built():
+    from types import SimpleNamespace
+
+    from server.mail.message import build_message
+
+    row = SimpleNamespace(to_email="bob@example.org", subject="Ada\r\nBcc: victim@example.org won",
+                          text_body="over", html_body=None, dedupe_key="g1/over",
+                          created_at=datetime(2026, 3, 1, tzinfo=UTC), game_id=None, kind="x",
+                          user_id=None, id=1, version=None, seat=None, extra=None)
+    message = build_message(row, MailSettings(from_address="Iridescia <games@iridescia.test>"))
+    assert message["Subject"] == "Ada Bcc: victim@example.org won"
+    assert message["Bcc"] is None
