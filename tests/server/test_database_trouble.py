@@ -54,8 +54,8 @@ def test_a_read_only_sqlite_database_answers_503_saying_so(sqlite_app):
                                 "database)", "makes the database file and its directory writable")
 
 
-def test_a_lock_file_the_server_may_not_open_answers_503_saying_so(sqlite_app, monkeypatch):
-    app, path = sqlite_app
+def _refuse_the_lock_file(monkeypatch) -> None:
+    """The writers' lock file's open fails as in a read-only directory."""
     real_open = os.open
 
     def refuse_lock_file(name, *args, **kwargs):
@@ -64,6 +64,11 @@ def test_a_lock_file_the_server_may_not_open_answers_503_saying_so(sqlite_app, m
         return real_open(name, *args, **kwargs)
 
     monkeypatch.setattr("server.sqlite_writers.os.open", refuse_lock_file)
+
+
+def test_a_lock_file_the_server_may_not_open_answers_503_saying_so(sqlite_app, monkeypatch):
+    app, path = sqlite_app
+    _refuse_the_lock_file(monkeypatch)
     response = app.test_client().post("/api/v1/users", json=NEW_USER)
     assert_error(response, 503, f"the database is read-only (cannot open the writers' lock file "
                                 f"{path}-writers: Permission denied)")
@@ -104,14 +109,7 @@ def test_serve_refuses_a_database_it_cannot_write_in_one_line(tmp_path):
 def test_serve_refuses_a_read_only_lock_file_in_one_line(tmp_path, monkeypatch):
     url = f"sqlite:///{tmp_path / 'game.db'}"
     upgrade(url)
-    real_open = os.open
-
-    def refuse_lock_file(name, *args, **kwargs):
-        if str(name).endswith("-writers"):
-            raise PermissionError(errno.EACCES, "Permission denied", name)
-        return real_open(name, *args, **kwargs)
-
-    monkeypatch.setattr("server.sqlite_writers.os.open", refuse_lock_file)
+    _refuse_the_lock_file(monkeypatch)
     result = CliRunner().invoke(server_cli, ["serve"], env={"IRIDESCIA_DATABASE_URL": url})
     assert result.exit_code == 1
     assert result.output == (f"Error: cannot write the database {url}: cannot open the writers' "
