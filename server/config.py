@@ -52,6 +52,16 @@ class Settings:
     """Registrations and token-recovery requests (each mails an address) an hour per client
     address; more answer 429."""
 
+    VERIFICATION_LINK_HOURS: int = 48
+    """How long the link that confirms an address works, in hours."""
+
+    RECOVERY_LINK_HOURS: int = 2
+    """How long a link to a new token works, in hours (it works once)."""
+
+    ACCOUNT_MAILS_PER_ADDRESS_DAY: int = 5
+    """Account mails (confirmation links, "someone tried to register your address", token
+    recovery) one address may get a day, whoever asks for them."""
+
     TRUSTED_PROXIES: int = 0
     """How many reverse proxies in front of the server set X-Forwarded-For and
     X-Forwarded-Proto (werkzeug's ProxyFix): the client address of the rate limits is then the

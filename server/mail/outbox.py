@@ -23,6 +23,7 @@ from sqlalchemy import or_, update
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
+from server.mail import consent
 from server.mail.backoff import MAX_ATTEMPTS, retry_delay
 from server.mail.message import build_message
 from server.mail.settings import MailSettings
@@ -44,6 +45,7 @@ class FlushReport:
     retrying: list[int] = field(default_factory=list)
     parked: list[int] = field(default_factory=list)
     skipped: list[int] = field(default_factory=list)  # taken over by another scheduler
+    withheld: list[int] = field(default_factory=list)  # to an unconfirmed address (consent.py)
 
 
 def _claim(session: Session, now: datetime, count: int) -> list[Outbox]:
@@ -90,14 +92,19 @@ def flush_outbox(
             with session_scope(engine) as session:
                 now = clock()
                 rows = _claim(session, now, min(CLAIM_BATCH, remaining))
+                stopped = consent.withheld(session, rows)
                 for row in rows:
                     row.attempts += 1
                     row.next_attempt_at = now + CLAIM_LEASE
+                    if row.id in stopped:
+                        row.status, row.last_error = "withheld", stopped[row.id]
+                        report.withheld.append(row.id)
                     session.add(row)
                 session.flush()
             if not rows:
                 break
             remaining -= len(rows)
+            rows = [row for row in rows if row.id not in stopped]
             unstarted = list(rows)
             try:
                 rendered = _render(engine, [row for row in rows if row.text_body is None])
