@@ -196,10 +196,15 @@ def join(session: Session, user: User, code: str, now: datetime) -> Game:
 
 
 def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
-           now: datetime) -> None:
-    session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
+           now: datetime, mail: bool = True) -> bool:
+    """Record the invitation and, when ``mail`` (server/games/invitation_limits.py), queue its
+    mail unless this game's invitation was queued for the address already. True if queued."""
+    invitation = Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now,
+                            mailed=False)
+    session.add(invitation)
     dedupe_key = f"invite:{game.id}:{email}"
-    if session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+    if mail and session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+        invitation.mailed = True
         session.add(Outbox(
             dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
@@ -212,6 +217,7 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
             status="pending", next_attempt_at=now, created_at=now,
         ))
     session.flush()
+    return invitation.mailed
 
 
 def games_of(session: Session, user: User) -> list[Any]:
