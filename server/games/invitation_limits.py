@@ -87,7 +87,7 @@ def check(session: Session, inviter: User, email: str, now: datetime) -> Decisio
            now, f"{email} has been sent", "it may be invited again")
     if inviter.verified_at is None:
         return Decision(False, f"{email} is not mailed: confirm your own address first (open "
-                               "the link mailed to you; `iridescia verify --resend` sends a new "
+                               "the link mailed to you; `iridescia confirm --resend` sends a new "
                                "one). Meanwhile give them the join code yourself.")
     owner = session.exec(select(User.id, User.verified_at).where(User.email == email)).first()
     if owner is not None and owner.verified_at is not None:

@@ -61,7 +61,7 @@ def hours(purpose: str) -> int:
 
 def read_code(purpose: str, code: str) -> Code:
     """The code's user and proof; 422 saying what to do for an expired or mangled code."""
-    again = ("ask for a new one: `iridescia verify --resend`" if purpose == CONFIRM
+    again = ("ask for a new one: `iridescia confirm --resend`" if purpose == CONFIRM
              else "ask for a new one: `iridescia recover --email ADDRESS`")
     try:
         data = _serializer(purpose).loads(code.strip(), max_age=_max_age(purpose))

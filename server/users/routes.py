@@ -92,7 +92,7 @@ class Verify(MethodView):
     @blp.response(200, UserSchema)
     @document_errors(400, 413, 422, 429,
                      e422="this link has expired (links are good for 48 hours): ask for a new "
-                          "one: `iridescia verify --resend`")
+                          "one: `iridescia confirm --resend`")
     def post(self, data: dict):
         """Confirm your address with the code of the link mailed to it."""
         session = db_session()

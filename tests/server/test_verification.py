@@ -177,7 +177,7 @@ def test_forged_and_expired_links_are_refused(client, app, monkeypatch):
     monkeypatch.setattr("itsdangerous.timed.time.time", lambda: later)
     assert_error(client.post("/api/v1/users/verify", json={"code": code}), 422,
                  "this link has expired (links are good for 48 hours)",
-                 "iridescia verify --resend")
+                 "iridescia confirm --resend")
 
 
 def test_a_lost_token_comes_back_by_a_signed_link_that_works_once(client, app):
