@@ -198,7 +198,8 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
                 f"{inviter.name} invites you to play Gems of Iridescia ({game.seats} players).\n\n"
                 f"Join with the code {game.join_code}:\n\n"
                 f"    iridescia join {game.join_code}\n\n"
-                f"No account yet? Register at {base_url} first (iridescia register).\n"
+                f"No account yet? Register at {base_url.rstrip('/')}/register?join="
+                f"{game.join_code} first (or: iridescia register).\n"
             ),
             status="pending", next_attempt_at=now, created_at=now,
         ))
