@@ -57,7 +57,8 @@ def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
     text = mail.message.get_body(("plain",)).get_content()
     assert f"To play:    iridescia reveal {game_id} HEX [HEX]" in text
     assert f"What now:   iridescia legal {game_id}" in text
-    assert f"https://iridescia.test/api/v1/games/{game_id}/view" in text
+    # "The game:" is a sign-in link to the game's page (server/web/sessions.py).
+    assert "The game: https://iridescia.test/sign-in/" in text
     assert f"{first.name}: " in text  # what the other player did since their last turn
 
 

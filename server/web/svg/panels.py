@@ -3,6 +3,8 @@ row, the item market, the royalty tokens, and a panel per player."""
 
 from __future__ import annotations
 
+import textwrap
+
 from engine.data import GEMS, ITEMS, RELICS, ROYALTY_POINTS, TILES
 
 from .markup import element, escape, group, text
@@ -34,9 +36,12 @@ class Column:
         self.y += LINE + 4
 
     def line(self, words: str, indent: float = 0, **style: object) -> None:
-        self.parts.append(text(self.x + indent, self.y + 11, words, font_size=12, fill="#222",
-                               **style))
-        self.y += LINE
+        """A line of 12 px text, wrapped to the panel's width (continuations indented)."""
+        width = int((PANEL_WIDTH - 16 - indent) / 7)
+        for i, piece in enumerate(textwrap.wrap(words, width) or [""]):
+            self.parts.append(text(self.x + indent + (12 if i else 0), self.y + 11, piece,
+                                   font_size=12, fill="#222", **style))
+            self.y += LINE
 
 
 def _turn(column: Column, view: dict, names: dict[int, str]) -> None:
