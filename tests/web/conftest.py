@@ -54,7 +54,8 @@ def link_for(app, player: Player, page: str = "/") -> str:
     from server.web.sessions import magic_link
 
     with app.app_context():
-        return magic_link(player.id, hash_token(player.token), page).removeprefix(BASE_URL)
+        link = magic_link(player.id, hash_token(player.token), page)
+        return link.removeprefix(app.config["BASE_URL"].rstrip("/"))
 
 
 def signed_in(app, player: Player, page: str = "/"):
