@@ -1,10 +1,10 @@
 """The player's legal commands as the page's forms: grouped by step of the turn, each labelled
-with the words `iridescia legal` prints for it, each posting the command itself."""
+with its notation line (engine/notation.py: what `iridescia legal` prints, and what a reply by
+mail may say), each posting the command itself."""
 
 from __future__ import annotations
 
 import json
-import shlex
 from dataclasses import dataclass
 
 STEPS: tuple[tuple[str, frozenset[str]], ...] = (
@@ -22,27 +22,27 @@ STEPS: tuple[tuple[str, frozenset[str]], ...] = (
 
 @dataclass(frozen=True)
 class Choice:
-    words: str  # the command line, as `iridescia legal` prints it
+    words: str  # the notation line, as `iridescia legal` prints it
     command: str  # its JSON, posted back as it is
 
 
-def words(command: dict, game_id: str) -> str | None:
-    """The command line that plays `command` (None for a command nobody types)."""
-    from client.commands.acting import to_argv  # the CLI's words until engine/notation.py lands
+def grouped(commands: list, game_id: str) -> list[tuple[str, list[Choice]]]:
+    """(step heading, choices) for engine commands, in the order of a turn; steps without a
+    choice are left out, and so are commands nobody types."""
+    from engine import command_to_dict, notation
 
-    argv = to_argv(command, game_id)
-    return None if argv is None else "iridescia " + shlex.join(argv)
-
-
-def grouped(commands: list[dict], game_id: str) -> list[tuple[str, list[Choice]]]:
-    """(step heading, choices) in the order of a turn, steps without a choice left out."""
     groups: dict[str, list[Choice]] = {}
+    seen: set[str] = set()
     for command in commands:
-        line = words(command, game_id)
-        if line is None:
+        if not notation.has_notation(command):
             continue
-        step = next((name for name, kinds in STEPS if command["type"] in kinds), "Other")
+        line = notation.format(command)
+        if line in seen:  # two orders of the same reveal: one line, one form
+            continue
+        seen.add(line)
+        as_dict = command_to_dict(notation.canonical(command))
+        step = next((name for name, kinds in STEPS if as_dict["type"] in kinds), "Other")
         groups.setdefault(step, []).append(
-            Choice(line, json.dumps(command, sort_keys=True, separators=(",", ":"))))
+            Choice(line, json.dumps(as_dict, sort_keys=True, separators=(",", ":"))))
     order = [name for name, _ in STEPS] + ["Other"]
     return [(name, groups[name]) for name in order if name in groups]

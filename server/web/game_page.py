@@ -12,7 +12,8 @@ from server.models import Event, Game, User
 from server.web.commands import grouped
 from server.web.svg import board_svg
 
-RECENT_EVENTS = 12
+RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
+RECENT_TURNS = 4
 
 
 def seat_names(session, game: Game, user: User | None) -> tuple[dict, dict[int, str]]:
@@ -23,20 +24,20 @@ def seat_names(session, game: Game, user: User | None) -> tuple[dict, dict[int, 
     return info, names
 
 
-def sentences(session, game: Game, seat: int | None, names: dict[int, str], after: int,
-              upto: int) -> list[tuple[int, str]]:
-    """(event number, sentence) for the events after `after` up to `upto`, as `seat` sees them."""
+def stories(session, game: Game, seat: int | None, names: dict[int, str], after: int,
+            upto: int, turns: int | None = None) -> list:
+    """The events after `after` up to `upto` told in sentences as `seat` may know them
+    (engine/narrate.py), one story per turn; the last `turns` of them when given."""
     import engine
-    from server.notifications.context import _describe
+    from engine.narrate import narrate
 
     rows = session.exec(
-        select(Event.seq, Event.payload)
+        select(Event.payload)
         .where(Event.game_id == game.id, Event.seq > after, Event.seq <= upto)
-        .order_by(Event.seq.desc())  # type: ignore[union-attr]
-        .limit(RECENT_EVENTS * 4)
+        .order_by(Event.seq)  # type: ignore[arg-type]
     ).all()
-    return [(seq, _describe(engine.redact_event(payload, seat), names))
-            for seq, payload in reversed(rows)]
+    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat)
+    return told[-turns:] if turns else told
 
 
 def page_context(session, game: Game, user: User | None, seat: int | None,
@@ -60,11 +61,11 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         at=shown,
         latest=now,
         replaying=shown != now,
-        recent=sentences(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown),
+        recent=stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
+                       RECENT_TURNS),
         over=view["over"],
         outcome=view["outcome"],
     )
     if not view["over"] and shown == now and seat is not None and game.status == "active":
-        legal = [engine.command_to_dict(c) for c in engine.legal_commands(state, seat)]
-        context["choices"] = grouped(legal, game.id)
+        context["choices"] = grouped(engine.legal_commands(state, seat), game.id)
     return context

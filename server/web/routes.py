@@ -18,7 +18,7 @@ from server.errors import fail
 from server.games import lobby, service
 from server.models import Game, Outbox, User, utcnow
 from server.web import sessions
-from server.web.game_page import page_context, sentences
+from server.web.game_page import page_context, stories
 
 blp = Blueprint("pages", __name__, template_folder="templates")
 
@@ -161,7 +161,7 @@ def _conflict(session, game: Game, user: User, seat: int, expected: int):
     session.rollback()
     game = session.get(Game, game.id, populate_existing=True)
     context = page_context(session, game, user, seat, None)
-    changed = sentences(session, game, seat, context["names"], expected, game.version)
+    changed = stories(session, game, seat, context["names"], expected, game.version)
     return render_template("game.html", conflict={"expected": expected, "changed": changed},
                            **context), 409
 
