@@ -5,14 +5,25 @@ Names come from players (untrusted): nothing reaches the output without `escape`
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape as _escape
-from xml.sax.saxutils import quoteattr
+from functools import cache
+from html import escape as _escape
+
+# XML 1.0 forbids these control characters anywhere: they are dropped.
+_CONTROL = dict.fromkeys(c for c in range(32) if c not in (9, 10, 13))
 
 
 def escape(text: object) -> str:
-    """Text content, with control characters (which XML 1.0 forbids) removed."""
-    clean = "".join(ch for ch in str(text) if ch in "\t\n" or ord(ch) >= 32)
-    return _escape(clean)
+    """Text content: &, < and > escaped, control characters removed."""
+    return _escape(str(text).translate(_CONTROL), quote=False)
+
+
+def _attribute_value(value: object) -> str:
+    return _escape(str(value).translate(_CONTROL), quote=True)
+
+
+@cache
+def _attribute_name(name: str) -> str:
+    return name.rstrip("_").replace("_", "-")
 
 
 def attrs(**values: object) -> str:
@@ -22,10 +33,15 @@ def attrs(**values: object) -> str:
     for name, value in values.items():
         if value is None:
             continue
-        name = name.rstrip("_").replace("_", "-")
         if isinstance(value, float):
-            value = f"{value:.1f}".rstrip("0").rstrip(".")
-        parts.append(f" {name}={quoteattr(escape(value))}")
+            shown = f"{value:.1f}"
+            if shown.endswith(".0"):
+                shown = shown[:-2]
+        elif isinstance(value, int):
+            shown = str(value)
+        else:
+            shown = _attribute_value(value)
+        parts.append(f' {_attribute_name(name)}="{shown}"')
     return "".join(parts)
 
 
