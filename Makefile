@@ -36,7 +36,6 @@ system-packages:
 	fi
 
 run: $(STAMP)
-	@echo "Open http://127.0.0.1:5000/ in a browser (game pages: http://127.0.0.1:5000/games/ID)"
 	$(BIN)/iridescia-server serve --host 127.0.0.1 --port 5000
 
 lint: $(STAMP)
