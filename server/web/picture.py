@@ -46,3 +46,20 @@ def inline_images(html: str) -> tuple[str, list[tuple[str, bytes]]]:
         return f'src="cid:{cid}"'
 
     return DATA_URI.sub(_to_cid, html), images
+
+
+def html_with_board(text: str, view: dict, names: dict[int, str], game_id: str,
+                    link: str | None = None) -> str:
+    """An HTML body for a plain-text email (the answer to a reply by mail): its text, then the
+    board as a picture (inlined by cid: when the message is built), then "Open the game"."""
+    from html import escape
+
+    from server.web.svg import board_svg
+
+    picture = data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
+    opened = f'<p><a href="{escape(link)}">Open the game</a></p>' if link else ""
+    return ('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
+            '<body style="font-family: sans-serif">'
+            f'<pre style="white-space: pre-wrap">{escape(text)}</pre>'
+            f'<p><img src="{picture}" alt="The board of game {escape(game_id)}" '
+            f'style="max-width: 100%"></p>{opened}</body></html>')

@@ -71,3 +71,25 @@ def test_the_your_turn_email_shows_the_board_as_an_inline_png(db_url, smtp_serve
     text = mail.message.get_body(("plain",)).get_content()
     assert "\nThe board:" in text.replace("\r\n", "\n") and "data:image" not in text
     assert re.search(r'<a href="https://iridescia\.test/sign-in/[^"]+">Open the game</a>', html)
+
+
+def test_a_plain_answer_gets_an_html_part_with_the_board_inlined():
+    """The helper for emails written as text (the answers to replies by mail)."""
+    from types import SimpleNamespace
+
+    import engine
+    from server.mail.message import build_message
+    from server.mail.settings import MailSettings
+    from server.web.picture import html_with_board
+    from tests.web.boards import NAMES, states
+
+    view = engine.view(states()["mid"], 1)
+    html = html_with_board("Applied: <move 2c>\n", view, NAMES, "g1", "https://x.test/sign-in/t")
+    row = SimpleNamespace(to_email="ada@example.org", subject="Re: your turn",
+                          text_body="Applied: <move 2c>\n", html_body=html, dedupe_key="k",
+                          created_at=datetime.now(UTC))
+    message = build_message(row, MailSettings())
+    body = message.get_body(("html",)).get_content()
+    assert "Applied: &lt;move 2c&gt;" in body and 'src="cid:board@iridescia"' in body
+    [image] = [p for p in message.walk() if p.get_content_type() == "image/png"]
+    assert decode_png(image.get_content())[0] > 600
