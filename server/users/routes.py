@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from flask.views import MethodView
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
 
 from server.auth import SECURITY_REQUIRED, hash_token, new_token, require_user
 from server.db import db_session
@@ -12,6 +10,7 @@ from server.docs import document_errors
 from server.errors import fail
 from server.models import User
 from server.parsing import Blueprint
+from server.users.accounts import AlreadyRegistered, register_user
 from server.users.schemas import (
     NewUserSchema,
     PreferencesSchema,
@@ -35,16 +34,9 @@ class Users(MethodView):
     @document_errors(400, 409, 413, 422, 429)
     def post(self, data: dict):
         """Register: returns your API token (once)."""
-        session = db_session()
-        if session.exec(select(User).where(User.email == data["email"])).first() is not None:
-            fail(409, f"the email {data['email']} is already registered")
-        token = new_token()
-        user = User(name=data["name"], email=data["email"], token_hash=hash_token(token))
-        session.add(user)
         try:
-            session.commit()
-        except IntegrityError:
-            session.rollback()
+            user, token = register_user(db_session(), data["name"], data["email"])
+        except AlreadyRegistered:
             fail(409, f"the email {data['email']} is already registered")
         return {"id": user.id, "name": user.name, "email": user.email, "token": token}
 

@@ -9,14 +9,15 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
-from sqlalchemy.exc import IntegrityError
+from marshmallow import ValidationError
 from sqlmodel import select
 
-from server.auth import hash_token, new_token
 from server.db import db_session
 from server.errors import fail
 from server.games import lobby, service
 from server.models import Game, Outbox, User, utcnow
+from server.users.accounts import AlreadyRegistered, register_user
+from server.users.schemas import UserCreateSchema
 from server.web import sessions
 from server.web.game_page import page_context, stories
 
@@ -99,21 +100,18 @@ def register():
     """Make an account from the page: its API token is shown once, and the browser is signed in."""
     if request.method == "GET":
         return render_template("register.html", join=request.args.get("join", ""))
-    name = " ".join((request.form.get("name") or "").split())
-    email = (request.form.get("email") or "").strip().lower()
-    if not 1 <= len(name) <= 80:
-        fail(400, "give a name of 1 to 80 characters")
-    if "@" not in email or len(email) > 254 or any(c.isspace() for c in email):
-        fail(400, f"{email!r} is not an email address: give one like ada@example.org")
-    session = db_session()
-    token = new_token()
-    user = User(name=name, email=email, token_hash=hash_token(token))
-    session.add(user)
+    try:  # the API's rules for a name and an address
+        data = UserCreateSchema().load({"name": request.form.get("name") or "",
+                                        "email": request.form.get("email") or ""})
+    except ValidationError as error:
+        fields = "; ".join(f"{field}: {' '.join(map(str, words))}"
+                           for field, words in error.messages.items())
+        fail(400, f"this is not a name and an email address ({fields}): correct it and retry")
     try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        fail(409, f"{email} is already registered: ask for a sign-in link on the home page")
+        user, token = register_user(db_session(), data["name"], data["email"])
+    except AlreadyRegistered:
+        fail(409, f"{data['email']} is already registered: ask for a sign-in link on the home "
+                  "page")
     sessions.sign_in(user)
     return render_template("registered.html", user=user, token=token,
                            server=current_app.config["BASE_URL"])

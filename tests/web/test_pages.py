@@ -217,3 +217,12 @@ def test_unknown_pages_are_pages_for_a_browser_and_json_for_the_api(client):
     assert page.status_code == 404 and "text/html" in page.content_type
     api = client.get("/api/v1/nothing-here", headers={"Accept": "text/html"})
     assert api.status_code == 404 and api.json["code"] == 404
+
+
+def test_the_register_page_refuses_what_the_api_refuses(client):
+    html = client.get("/register").get_data(as_text=True)
+    for name, email in (("", "a@example.org"), ("Zed", "not an address"), ("x" * 81, "b@x.org")):
+        refused = client.post("/register", data={"csrf_token": csrf_token(html), "name": name,
+                                                 "email": email})
+        assert refused.status_code == 400, (name, email)
+        assert "correct it and retry" in refused.get_data(as_text=True)
