@@ -52,18 +52,24 @@ def seat_names(session, game: Game, version: int) -> dict[int, str]:
 def seat_links(session, game: Game, version: int) -> dict[int, str]:
     """Each human seat's "Open the game": a magic link that signs its player in on the game's
     page (server/web/sessions.py)."""
-    return _per_version(session, game, version, "links", lambda: _seat_links(session, game))
+    return _per_version(session, game, version, "links",
+                        lambda: _seat_links(session, game, version))
 
 
-def _seat_links(session, game: Game) -> dict[int, str]:
+def _seat_links(session, game: Game, version: int) -> dict[int, str]:
+    """Issued when the game reached `version` (its last event's time): the same links however
+    often the email is rendered."""
     from server.web.sessions import magic_link
 
+    issued_at = session.exec(
+        select(Event.at).where(Event.game_id == game.id, Event.seq == version)
+    ).first()
     rows = session.exec(
         select(Seat.seat, User.id, User.token_hash)
         .join(User, Seat.user_id == User.id)
         .where(Seat.game_id == game.id, Seat.seat.is_not(None))
     ).all()
-    return {seat: magic_link(user_id, token_hash, f"/games/{game.id}")
+    return {seat: magic_link(user_id, token_hash, f"/games/{game.id}", issued_at)
             for seat, user_id, token_hash in rows}
 
 

@@ -7,6 +7,7 @@ server/web/__init__.py): ``fail(status, message)`` as in the API.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from marshmallow import ValidationError
@@ -60,8 +61,8 @@ def ask_for_link():
         fail(400, "give the email address you registered with, like ada@example.org")
     session = db_session()
     user = session.exec(select(User).where(User.email == email)).first()
-    if user is not None:
-        now = utcnow()
+    now = utcnow()
+    if user is not None and not _link_sent_lately(session, user, now):
         link = sessions.magic_link(user.id, user.token_hash, "/")
         session.add(Outbox(
             dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
@@ -76,6 +77,16 @@ def ask_for_link():
     hours = current_app.config["MAGIC_LINK_HOURS"]
     return render_template("message.html", title="Check your email",
                            message=SIGN_IN_ANSWER.format(hours=hours))
+
+
+SIGN_IN_MAIL_EVERY = timedelta(minutes=1)
+
+
+def _link_sent_lately(session, user: User, now) -> bool:
+    """At most one sign-in mail a minute per address: the form cannot be used to flood it."""
+    return session.exec(select(Outbox.id).where(
+        Outbox.kind == "sign_in", Outbox.user_id == user.id,
+        Outbox.created_at > now - SIGN_IN_MAIL_EVERY)).first() is not None
 
 
 @blp.get("/sign-in/<token>")

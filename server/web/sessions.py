@@ -9,10 +9,11 @@ every link already sent.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import current_app, g, has_app_context, session
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
 
 from server.models import User
 
@@ -39,11 +40,25 @@ def fingerprint(token_hash: str) -> str:
     return token_hash[:FINGERPRINT_LENGTH]
 
 
-def magic_link(user_id: int, token_hash: str, page: str = "/") -> str:
-    """The address that signs this user in and opens `page` (a path on this server)."""
+def _serializer(secret: str, issued_at: datetime | None = None) -> URLSafeTimedSerializer:
+    if issued_at is None:
+        return URLSafeTimedSerializer(secret, salt=SALT)
+    stamp = int(issued_at.timestamp())
+
+    class IssuedAt(TimestampSigner):
+        def get_timestamp(self) -> int:
+            return stamp
+
+    return URLSafeTimedSerializer(secret, salt=SALT, signer=IssuedAt)
+
+
+def magic_link(user_id: int, token_hash: str, page: str = "/",
+               issued_at: datetime | None = None) -> str:
+    """The address that signs this user in and opens `page` (a path on this server); it
+    expires MAGIC_LINK_HOURS after `issued_at` (default: now). An email's link is issued at the
+    moment of the game it tells about, so rendering the email again gives the same words."""
     secret, base_url, _hours = _settings()
-    token = URLSafeTimedSerializer(secret, salt=SALT).dumps(
-        [user_id, fingerprint(token_hash), page])
+    token = _serializer(secret, issued_at).dumps([user_id, fingerprint(token_hash), page])
     return f"{base_url.rstrip('/')}/sign-in/{token}"
 
 
@@ -51,7 +66,7 @@ def read_magic_link(token: str, users) -> tuple[User, str]:  # noqa: ANN001
     """The user a link signs in and the page it opens; LinkRefused when it cannot be used.
     `users(user_id)` finds a user."""
     secret, _base_url, hours = _settings()
-    serializer = URLSafeTimedSerializer(secret, salt=SALT)
+    serializer = _serializer(secret)
     try:
         user_id, print_, page = serializer.loads(token, max_age=hours * 3600)
     except SignatureExpired:

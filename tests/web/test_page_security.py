@@ -153,3 +153,22 @@ def test_the_session_cookie_is_httponly_lax_and_secure_on_https(database_url, ba
     # The API sets no cookie at all.
     api = app.test_client().get("/api/v1/users/me", headers=ada.headers)
     assert "Set-Cookie" not in api.headers
+
+
+def test_an_emails_link_counts_its_hours_from_the_game_moment_it_tells_about(app, ada):
+    from datetime import UTC, datetime, timedelta
+
+    from server.auth import hash_token
+    from server.web.sessions import magic_link
+
+    hours = app.config["MAGIC_LINK_HOURS"]
+    with app.app_context():
+        moment = datetime.now(UTC) - timedelta(hours=hours, minutes=1)
+        old = magic_link(ada.id, hash_token(ada.token), "/", issued_at=moment)
+        again = magic_link(ada.id, hash_token(ada.token), "/", issued_at=moment)
+        recent = magic_link(ada.id, hash_token(ada.token), "/",
+                            issued_at=moment + timedelta(minutes=2))
+    assert old == again  # the same email rendered twice says the same
+    browser = app.test_client()
+    assert browser.get(old.removeprefix(app.config["BASE_URL"])).status_code == 403
+    assert browser.get(recent.removeprefix(app.config["BASE_URL"])).status_code == 303
