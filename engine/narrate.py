@@ -130,11 +130,15 @@ class _Narrator:
             self.head = (None, None, "end", "The end")
         handler = getattr(self, "on_" + kind, None)
         if handler is not None:
-            try:
-                handler(e)
-            except (KeyError, TypeError, ValueError, IndexError):
-                # An event of another schema version: better untold than a crashed reader.
-                pass
+            self.tell(handler, e)
+
+    @staticmethod
+    def tell(handler, e: dict) -> None:
+        try:
+            handler(e)
+        except (KeyError, TypeError, ValueError, IndexError):
+            # An event of another schema version: better untold than a crashed reader.
+            pass
 
     # One handler per event type; each says only what the (redacted) event says.
     def on_game_started(self, e):
@@ -170,7 +174,7 @@ class _Narrator:
 
     def on_gems_returned(self, e):
         if e["reason"] == "cauldron":
-            self.gain(e["seat"], f"{_gem_list(e['gems'])} traded in")
+            self.act(e["seat"], f"traded in {_gem_list(e['gems'])}", joins=True)
         else:
             self.gain(e["seat"], f"{_gem_list(e['gems'])} returned (no room)")
 

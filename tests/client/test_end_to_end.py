@@ -47,6 +47,13 @@ def game_json(cli, profile: str, game: str) -> dict:
 
 
 def check_log_replay_verify(cli, profile: str, game: str, tmp_path) -> None:
+    told = cli(profile, "log", game, "--text")
+    assert told.exit_code == 0, told.output
+    lines = told.output.splitlines()
+    assert lines[:2][0] == "Setup" and lines[1].startswith("  The game began; the order of play")
+    assert "Turn 1: " in told.output and "_" not in told.output  # no raw identifier
+    scores = lines[lines.index("Final scores:") + 1:]
+    assert scores and all(line.startswith("  ") and " points (" in line for line in scores)
     log_file = tmp_path / f"{game}.jsonl"
     result = cli(profile, "log", game, "-o", str(log_file))
     assert result.exit_code == 0, result.output

@@ -139,3 +139,24 @@ def test_events_redacted_by_the_server_tell_the_same_story(seat):
     served = [engine.redact_event(e, seat) for e in log["events"]]
     assert narrate.narrate_text(served, NAMES, seat) == narrate.narrate_text(
         log["events"], NAMES, seat)
+
+
+def test_every_event_of_random_games_is_told(monkeypatch):
+    """No handler fails on a real event (a failure would be swallowed in production), and every
+    kind of event the games produce is narrated without a raw identifier."""
+    from engine import policies, simulate
+
+    def strict(handler, event):
+        handler(event)
+
+    monkeypatch.setattr(narrate._Narrator, "tell", staticmethod(strict))
+    kinds = set()
+    for players, rhom in ((4, False), (2, True), (1, True), (3, False)):
+        options = simulate.make_options(players, rhom)
+        for index in range(4):
+            record = simulate.play_game(options, f"told-{index}", policies.random_policy)
+            kinds |= {e.type for e in record.events}
+            for seat in (None, 1):
+                told = narrate.narrate_text(record.events, {}, seat)
+                assert not re.search(r"[a-z]_[a-z]|=|\{|\[|None", told)
+    assert len(kinds) >= 38
