@@ -125,7 +125,24 @@ def register():
                   "page")
     sessions.sign_in(user)
     return render_template("registered.html", user=user, token=token,
-                           server=current_app.config["BASE_URL"])
+                           server=current_app.config["BASE_URL"],
+                           join=request.form.get("join", ""))
+
+
+@blp.post("/join")
+def join_game():
+    """Take a seat with a join code (the invitation's), as `iridescia join CODE` does."""
+    user = _page_user()
+    if user is None:
+        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
+                  "home page")
+    code = (request.form.get("code") or "").strip()
+    if not code:
+        fail(400, "give the join code from your invitation, like 3bsy9yvi43")
+    session = db_session()
+    game = lobby.join(session, user, code, utcnow())
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id), 303)
 
 
 def _viewer(session, game_id: str) -> tuple[User | None, Game, int | None]:

@@ -228,3 +228,27 @@ def test_the_register_page_refuses_what_the_api_refuses(client):
                                                  "email": email})
         assert refused.status_code == 400, (name, email)
         assert "correct it and retry" in refused.get_data(as_text=True)
+
+
+def test_an_invited_player_registers_and_joins_from_the_pages(app, client, ada):
+    game = client.post("/api/v1/games", json={"seats": 2}, headers=ada.headers).json
+    page = client.get(f"/register?join={game['join_code']}").get_data(as_text=True)
+    done = client.post("/register", data={"csrf_token": csrf_token(page), "name": "Zed",
+                                          "email": "zed@example.org",
+                                          "join": game["join_code"]})
+    html = done.get_data(as_text=True)
+    assert "Join the game you were invited to" in html
+    assert f'name="code" value="{game["join_code"]}"' in html
+    joined = client.post("/join", data={"csrf_token": csrf_token(html),
+                                        "code": game["join_code"]})
+    assert joined.status_code == 303 and joined.headers["Location"] == f"/games/{game['id']}"
+    info = client.get(f"/api/v1/games/{game['id']}", headers=ada.headers).json
+    assert [p["name"] for p in info["players"]] == ["Ada", "Zed"]
+    again = client.post("/join", data={"csrf_token": csrf_token(html), "code": "nope"})
+    assert again.status_code == 404 and "check it with whoever invited you" in again.get_data(
+        as_text=True)
+    anonymous = app.test_client()
+    form = anonymous.get("/").get_data(as_text=True)
+    refused = anonymous.post("/join", data={"csrf_token": csrf_token(form),
+                                            "code": game["join_code"]})
+    assert refused.status_code == 401
