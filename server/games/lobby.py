@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 
 from engine.wording import clean
 from server.auth import (
+    authenticated,
     bearer_token,
     current_user,
     hash_token,
@@ -140,13 +141,15 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
         user = require_user() if required else current_user()
         game, seat = visible_game(session, game_id, user)
         return user, game, seat
+    token_hash = hash_token(token)
     row = session.exec(
         _CALLER_GAME_AND_SEAT,  # type: ignore[call-overload]
-        params={"token_hash": hash_token(token), "game_id": game_id},
+        params={"token_hash": token_hash, "game_id": game_id},
     ).first()
     if row is None:
         refuse_token()
     user, game, seat = row
+    authenticated(token_hash, user.id)
     refuse_if_disabled(user.disabled_at)
     g.current_user = user
     require_visible(game_id, game, member=seat is not None)
@@ -243,14 +246,19 @@ def leave(session: Session, game_id: str, user: User) -> Game:
 
 
 def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
-           now: datetime) -> None:
-    session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
+           now: datetime, mail: bool = True) -> bool:
+    """Record the invitation and, when ``mail`` (server/games/invitation_limits.py), queue its
+    mail unless this game's invitation was queued for the address already. True if queued.
+    A disabled account (by an operator) is sent nothing, invitations included."""
+    invitation = Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now,
+                            mailed=False)
+    session.add(invitation)
     key = dedupe_key(f"invite:{game.id}:{email}")
     disabled = session.exec(select(User.id).where(User.email == email,
                                                   User.disabled_at.is_not(None))).first()
-    # A disabled account (by an operator) is sent nothing, invitations included.
-    if disabled is None and session.exec(
+    if mail and disabled is None and session.exec(
             select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
+        invitation.mailed = True
         session.add(Outbox(
             dedupe_key=key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation",
@@ -259,6 +267,7 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
             status="pending", next_attempt_at=now, created_at=now,
         ))
     session.flush()
+    return invitation.mailed
 
 
 def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
@@ -274,7 +283,9 @@ def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
         "To play from a terminal instead, with the iridescia command line client:\n\n"
         f"    iridescia --server {server} register --name YOUR-NAME --email {email}\n"
         f"    iridescia join {game.join_code}\n\n"
-        f"(the join code is {game.join_code}; the server is {server}).\n"
+        f"(the join code is {game.join_code}; the server is {server}).\n\n"
+        f"Or register on the web page, {server}/register?join={game.join_code}, and join with\n"
+        "the code from there.\n"
     )
 
 

@@ -1,7 +1,7 @@
 """operators: users can be disabled; an audit log of the operators' commands
 
 Revision ID: 0003_harden_a
-Revises: 0002
+Revises: 0003_harden_b
 Create Date: 2026-12-01 11:00:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0003_harden_a'
-down_revision = '0002'
+down_revision = '0003_harden_b'
 branch_labels = None
 depends_on = None
 
