@@ -11,23 +11,11 @@ Applied to every answer the client decodes (client/http.py), so no command can f
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-# C0 and C1 controls (ESC, BEL, CR, LF, the 8-bit CSI 0x9b...), DEL, and the invisible
-# characters that reorder or break the text around them (bidi overrides and isolates, the
-# line and paragraph separators).
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+from engine.wording import printable
 
-
-def _shown(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def printable(text: str) -> str:
-    """``text`` with each unsafe character replaced by its escape (``\\x1b``, ``\\u202e``)."""
-    return _UNSAFE.sub(_shown, text)
+__all__ = ["printable", "printable_data"]
 
 
 def printable_data(data: Any) -> Any:

@@ -14,10 +14,12 @@ from typing import Any
 
 from marshmallow import ValidationError, fields
 
-# C0 and C1 controls (CR, LF, TAB, ESC, BEL, the 8-bit CSI 0x9b...), DEL, and the invisible
-# characters that reorder or break the text around them (bidi overrides and isolates, the line
-# and paragraph separators). The same class as client/terminal_text.py.
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+from engine.wording import CONTROL_CHARACTERS, printable
+
+__all__ = ["UNSAFE", "PlainEmail", "PlainString", "describe", "header_safe", "printable",
+           "refuse_control_characters"]
+
+UNSAFE = CONTROL_CHARACTERS  # the one class, shared with the engine's words and the client
 _UNSAFE_RUN = re.compile(UNSAFE.pattern + "+")
 _NAMES = {0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 
@@ -61,8 +63,3 @@ def header_safe(text: str) -> str:
     one space, so a message is never refused for it."""
     return _UNSAFE_RUN.sub(" ", text) if UNSAFE.search(text) else text
 
-
-def printable(text: object) -> str:
-    """``text`` for the operator's terminal: each unsafe character shown as its escape."""
-    return UNSAFE.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                      else f"\\u{ord(m.group()):04x}", str(text))
