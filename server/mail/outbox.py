@@ -79,12 +79,14 @@ def flush_outbox(
                     row.next_attempt_at = now + CLAIM_LEASE
                     session.add(row)
                 session.flush()
+                headers = _reply_headers(session, rows, settings)
             if not rows:
                 break
             remaining -= len(rows)
             rendered = _render(engine, [row for row in rows if row.text_body is None])
             for row in rows:
-                _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report)
+                _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report,
+                          headers.get(row.id))
     return report
 
 
@@ -104,6 +106,15 @@ def _render(engine, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exce
     except Exception as error:  # the database blinked: not the messages' fault, retry them
         log.exception("could not render %d mail(s); retrying them later", len(rows))
         return {row.id: RenderingFailed(str(error)) for row in rows}
+
+
+def _reply_headers(session, rows: list[Outbox], settings: MailSettings) -> dict[int, dict]:
+    """Reply-To and List-Unsubscribe of each row (server.inbound.outgoing), read with the claim."""
+    if not rows:
+        return {}
+    from server.inbound.outgoing import reply_headers  # the inbound side; imported when needed
+
+    return reply_headers(session, rows, settings)
 
 
 class RenderingFailed(Exception):
@@ -144,7 +155,8 @@ def render_pending(engine, limit: int | None = None) -> int:
 
 
 def _send_one(
-    engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport
+    engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport,
+    headers: dict | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -158,7 +170,7 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings)
+            message = build_message(row, settings, headers)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error
