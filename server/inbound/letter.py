@@ -19,6 +19,7 @@ from email.utils import getaddresses, parseaddr
 ROBOT_SENDERS = ("mailer-daemon", "postmaster", "noreply", "no-reply")
 BULK_PRECEDENCE = {"bulk", "list", "junk"}
 QUOTE_LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
+MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,240}>")
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
@@ -40,7 +41,9 @@ def read_letter(raw: bytes, recipients: tuple[str, ...] | list[str] = ()) -> Let
     Delivered-To, X-Original-To, To and Cc headers say."""
     message = message_from_bytes(raw, policy=policy.default)
     assert isinstance(message, EmailMessage)
-    message_id = _header(message, "Message-ID").strip() or None
+    message_id = _header(message, "Message-ID").strip()
+    # Quoted back in the answer's In-Reply-To: only a well-formed id goes into a header.
+    message_id = message_id if MESSAGE_ID.fullmatch(message_id) else None
     key = message_id or "sha256:" + hashlib.sha256(raw).hexdigest()
     name, sender = parseaddr(_header(message, "From"))
     if not recipients:

@@ -1,0 +1,107 @@
+"""The answer to a player's mail: what was applied, the line refused and why, the lines not run,
+the board as they may see it and what they may type now; queued in the outbox like any mail,
+with its words written at once (its Reply-To, computed when it is sent, answers the new version).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+import engine
+from engine import notation
+from server.games import service
+from server.inbound.letter import Letter
+from server.models import Game, Outbox
+from server.notifications.render import TEMPLATES
+
+_environment = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
+                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+HELP = """The words you can send, one per line (a # starts a comment):
+    reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
+    show      the board (every answer shows it anyway)
+    legal     what you may type now
+    help      this list
+    stop      no more email about this game
+    unsubscribe   no more email at all
+To the bare address (no +code): `new solo` starts a game against the Rhom; anything else
+lists your games with the address to reply to for each."""
+
+
+def _quoted(line) -> str:
+    return f'line {line.number}, "{line.text}"'
+
+
+def game_context(session, game: Game, seat: int, name: str) -> dict:
+    """The board, the player's own state, scores and what they may type, at the game's version."""
+    from server.notifications.context import _me, _scores, seat_names
+
+    state = service.load_state(session, game)
+    if state is None:
+        return {"board": "", "me": None, "scores": [], "legal": [],
+                "waiting": f"Game {game.id} has not started yet: you will get an email when it "
+                           "does."}
+    from server.notifications.board_text import board_text
+
+    view = engine.view(state, seat)
+    names = seat_names(session, game, game.version)
+    over = engine.is_terminal(state)
+    legal = [] if over else [
+        notation.format(c) for c in engine.legal_commands(state, seat) if notation.has_notation(c)
+    ]
+    waiting = ""
+    if over:
+        waiting = f"Game {game.id} is over."
+    elif not legal:
+        to_act = engine.current_player(state)
+        waiting = (f"It is {names.get(to_act, 'someone else')}'s turn now; you will get an email "
+                   "when it is yours.")
+    return {"board": board_text(view), "me": _me(view, seat),
+            "scores": _scores(state, names) if over else [], "legal": legal, "waiting": waiting}
+
+
+def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
+    """The applied commands' events as the player may see them."""
+    from server.notifications.context import _describe, seat_names
+
+    names = seat_names(session, game, game.version)
+    return [_describe(engine.redact_event(row["payload"], seat), names) for row in rows]
+
+
+def render_answer(**values) -> str:
+    context = {"intro": "", "skipped_before": [], "applied": [], "refused": "", "reason": "",
+               "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
+               "me": None, "scores": [], "legal": [], "waiting": "", "name": ""}
+    context.update(values)
+    return _environment.get_template("answer.txt").render(context)
+
+
+def subject_for(letter: Letter, fallback: str) -> str:
+    subject = letter.subject or fallback
+    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+
+
+def queue_answer(session, letter: Letter, to: str, subject: str, text: str, now: datetime,
+                 user_id: int | None = None, game_id: str | None = None,
+                 version: int | None = None, seat: int | None = None) -> None:
+    """Queue the answer once per incoming message (its dedupe key is the message's)."""
+    digest = hashlib.sha256(letter.message_key.encode()).hexdigest()[:40]
+    key = f"answer:{digest}"
+    if _queued(session, key):
+        return
+    session.add(Outbox(
+        dedupe_key=key, game_id=game_id, user_id=user_id, to_email=to, kind="mail_answer",
+        version=version, seat=seat,
+        extra={"in_reply_to": letter.message_id} if letter.message_id else None,
+        subject=subject[:200], text_body=text, html_body=None, status="pending",
+        next_attempt_at=now, created_at=now,
+    ))
+
+
+def _queued(session, key: str) -> bool:
+    from sqlmodel import select
+
+    return session.exec(select(Outbox.id).where(Outbox.dedupe_key == key)).first() is not None
