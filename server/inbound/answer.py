@@ -6,6 +6,7 @@ with its words written at once (its Reply-To, computed when it is sent, answers 
 from __future__ import annotations
 
 import hashlib
+import re
 from datetime import datetime
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -79,9 +80,13 @@ def render_answer(**values) -> str:
     return _environment.get_template("answer.txt").render(context)
 
 
+_REPLY_PREFIXES = re.compile(r"^(\s*(re|aw|sv|fw|fwd)\s*:\s*)+", re.I)
+
+
 def subject_for(letter: Letter, fallback: str) -> str:
-    subject = letter.subject or fallback
-    return subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    """"Re: " and the subject replied to, without the prefixes a long exchange piles up."""
+    subject = _REPLY_PREFIXES.sub("", letter.subject).strip() or fallback
+    return f"Re: {subject}"
 
 
 def queue_answer(session, letter: Letter, to: str, subject: str, text: str, now: datetime,

@@ -55,6 +55,7 @@ def settings(db_url, sink, tmp_path):
         "BASE_URL": "https://iridescia.test",
         "SECRET_KEY": "a test key that is not the default",
         "INBOUND_SMTP": f"127.0.0.1:{free_port()}",
+        "INBOUND_RATE_LIMIT": 0,  # a whole game by mail is hundreds of mails in a minute
         "TESTING": True,
     }
 

@@ -26,6 +26,13 @@ class MailPlayer:
         state = self.table.state(game_id)
         latest = self.post.latest(self.address, game_id)
         choices = typeable(latest)
+        if not choices:  # an email without the list: ask for it by mail
+            self.send(reply(latest, "legal", sender=self.address), str(latest["Reply-To"]),
+                      self.address)
+            self.mails_sent += 1
+            self.post.deliver()
+            latest = self.post.latest(self.address, game_id)
+            choices = typeable(latest)
         line = notation.format(greedy_policy(state, seat, self.rng))
         assert line in choices, (line, choices, latest["Subject"])
         raw = reply(latest, line, sender=self.address)
@@ -52,11 +59,11 @@ def play_to_the_end(post, table, game_id: str, mail_players: dict[int, MailPlaye
 
 def verify_export(table, game_id: str, player, tmp_path) -> str:
     """`iridescia verify` on the game's export; its output."""
-    from client.cli import main
+    from client.cli import cli
 
     export = table._call("get", f"/games/{game_id}/export", player)
     path = tmp_path / f"{game_id}.json"
     path.write_text(json.dumps(export))
-    result = CliRunner().invoke(main, ["verify", "--file", str(path)])
+    result = CliRunner().invoke(cli, ["verify", "--file", str(path)])
     assert result.exit_code == 0, result.output
     return result.output

@@ -74,7 +74,8 @@ def reply(original: EmailMessage, body: str, sender: str | None = None, style: s
     message = EmailMessage()
     message["From"] = f"Player <{sender}>"
     message["To"] = to or str(original["Reply-To"])
-    message["Subject"] = "Re: " + str(original["Subject"])
+    subject = str(original["Subject"])
+    message["Subject"] = subject if subject.startswith("Re: ") else "Re: " + subject
     message["Message-ID"] = message_id or make_msgid(domain="example.org")
     message["In-Reply-To"] = str(original["Message-ID"])
     for name, value in (headers or {}).items():
