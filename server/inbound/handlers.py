@@ -90,9 +90,10 @@ def _play(db, record_id, letter, user: User, token, now: datetime):
         game = session.get(Game, game.id)
         context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
             else {}
+        intro = _stopped_note(report.words) or ("" if to_run else "Your mail had no command in it.")
         text = answer.render_answer(
             name=user.name,
-            intro="" if to_run else "Your mail had no command in it.",
+            intro=intro,
             skipped_before=[line.text for line in before],
             applied=[line.text for line in report.applied],
             refused=answer._quoted(report.refused) if report.refused else "",
@@ -102,7 +103,7 @@ def _play(db, record_id, letter, user: User, token, now: datetime):
             happened=answer.describe_events(session, game, report.events, seat.seat)
             if report.events else [],
             help=answer.HELP if "help" in report.words else "",
-            **_stopped_note(report.words), **context,
+            **context,
         )
         status = "stopped" if report.refused else "applied" if report.applied else "answered"
         detail = (f"line {report.refused.number} {report.refused.text!r}: {report.reason}"
@@ -115,14 +116,14 @@ def _play(db, record_id, letter, user: User, token, now: datetime):
     return _outcome(status, detail)
 
 
-def _stopped_note(words: list[str]) -> dict:
+def _stopped_note(words: list[str]) -> str:
     if "unsubscribe" in words:
-        return {"intro": "You are unsubscribed: this server sends you no more email, except "
-                         "answers to the mail you send it."}
+        return ("You are unsubscribed: this server sends you no more email, except answers to "
+                "the mail you send it.")
     if "stop" in words:
-        return {"intro": "You will get no more email about this game. Reply to this email to "
-                         "play on; `iridescia prefs` or the API turn it back on."}
-    return {}
+        return ("You will get no more email about this game. Reply to this email to play on; "
+                "an answer always comes.")
+    return ""
 
 
 def _unsubscribe(db, record_id, letter, user: User, now: datetime):

@@ -9,8 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from aiosmtpd.controller import Controller
 
+import engine
+from engine import notation
 from tests.conftest import empty_every_table
-from tests.inbound.post import PostOffice
+from tests.inbound.post import PostOffice, text_of
 from tests.scheduler.helpers import Clock, MailHandler, Table
 
 
@@ -88,3 +90,30 @@ def receiver(app):
     finally:
         controller.stop()
         asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def duel(post, table):
+    """Ada and Bo in a started game, their first emails delivered; returns a namespace."""
+    ada, bo = table.register("Ada"), table.register("Bo")
+    game_id = table.new_game(ada, [bo])
+    post.deliver()
+    state = table.state(game_id)
+    seat = engine.current_player(state)
+    player = table.player_at(game_id, seat)
+    other = bo if player is ada else ada
+    first = next(notation.format(c) for c in engine.legal_commands(state, seat)
+                 if notation.format(c).startswith("reveal"))
+
+    class Duel:
+        pass
+
+    duel = Duel()
+    duel.game_id, duel.seat, duel.player, duel.other, duel.first = (
+        game_id, seat, player, other, first)
+    duel.mail = post.latest(player.email, game_id)
+    return duel
+
+
+def answer_to(post, address):
+    return text_of(post.latest(address, "Re:"))

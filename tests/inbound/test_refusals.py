@@ -7,42 +7,14 @@ from email.utils import make_msgid
 import pytest
 from sqlmodel import select
 
-import engine
-from engine import notation
 from server.db import app_engine, session_scope
 from server.models import InboundMessage
+from tests.inbound.conftest import answer_to
 from tests.inbound.post import reply, text_of
-
-
-@pytest.fixture
-def duel(post, table):
-    """Ada and Bo in a started game, their first emails delivered; returns a namespace."""
-    ada, bo = table.register("Ada"), table.register("Bo")
-    game_id = table.new_game(ada, [bo])
-    post.deliver()
-    state = table.state(game_id)
-    seat = engine.current_player(state)
-    player = table.player_at(game_id, seat)
-    other = bo if player is ada else ada
-    first = next(notation.format(c) for c in engine.legal_commands(state, seat)
-                 if notation.format(c).startswith("reveal"))
-
-    class Duel:
-        pass
-
-    duel = Duel()
-    duel.game_id, duel.seat, duel.player, duel.other, duel.first = (
-        game_id, seat, player, other, first)
-    duel.mail = post.latest(player.email, game_id)
-    return duel
 
 
 def version(table, game_id):
     return table.game(game_id).version
-
-
-def answer_to(post, address):
-    return text_of(post.latest(address, "Re:"))
 
 
 def test_a_tampered_token_does_nothing_and_says_why(post, table, duel):
