@@ -12,7 +12,6 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
-from engine import notation
 from server.games import service
 from server.inbound.letter import Letter
 from server.models import Game, Outbox
@@ -37,22 +36,19 @@ def _quoted(line) -> str:
 
 
 def game_context(session, game: Game, seat: int, name: str) -> dict:
-    """The board, the player's own state, scores and what they may type, at the game's version."""
-    from server.notifications.context import _me, _scores, seat_names
+    """The board (as `iridescia show --no-color` draws it), scores and what the player may type,
+    at the game's version: the renderers of the game's own emails (server.notifications)."""
+    from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
 
     state = service.load_state(session, game)
     if state is None:
-        return {"board": "", "me": None, "scores": [], "legal": [],
+        return {"board": "", "score_lines": [], "legal": [],
                 "waiting": f"Game {game.id} has not started yet: you will get an email when it "
                            "does."}
-    from server.notifications.board_text import board_text
-
     view = engine.view(state, seat)
     names = seat_names(session, game, game.version)
     over = engine.is_terminal(state)
-    legal = [] if over else [
-        notation.format(c) for c in engine.legal_commands(state, seat) if notation.has_notation(c)
-    ]
+    legal = [] if over else typed_lines(state, seat)
     waiting = ""
     if over:
         waiting = f"Game {game.id} is over."
@@ -60,22 +56,24 @@ def game_context(session, game: Game, seat: int, name: str) -> dict:
         to_act = engine.current_player(state)
         waiting = (f"It is {names.get(to_act, 'someone else')}'s turn now; you will get an email "
                    "when it is yours.")
-    return {"board": board_text(view), "me": _me(view, seat),
-            "scores": _scores(state, names) if over else [], "legal": legal, "waiting": waiting}
+    return {"board": board_for(view, game, game.version, names),
+            "score_lines": _score_lines(state, names) if over else [], "legal": legal,
+            "waiting": waiting}
 
 
 def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
-    """The applied commands' events as the player may see them."""
-    from server.notifications.context import _describe, seat_names
+    """The applied commands' events told as the player may know them (engine/narrate.py)."""
+    from engine.narrate import narrate_lines
+    from server.notifications.context import seat_names
 
     names = seat_names(session, game, game.version)
-    return [_describe(engine.redact_event(row["payload"], seat), names) for row in rows]
+    return narrate_lines([row["payload"] for row in rows], names, seat)
 
 
 def render_answer(**values) -> str:
     context = {"intro": "", "skipped_before": [], "applied": [], "refused": "", "reason": "",
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
-               "me": None, "scores": [], "legal": [], "waiting": "", "name": ""}
+               "score_lines": [], "legal": [], "waiting": "", "name": ""}
     context.update(values)
     return _environment.get_template("answer.txt").render(context)
 

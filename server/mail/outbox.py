@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
@@ -79,6 +79,7 @@ def flush_outbox(
                     row.next_attempt_at = now + CLAIM_LEASE
                     session.add(row)
                 session.flush()
+                roots = thread_roots(session, rows)
                 headers = _reply_headers(session, rows, settings)
             if not rows:
                 break
@@ -86,7 +87,7 @@ def flush_outbox(
             rendered = _render(engine, [row for row in rows if row.text_body is None])
             for row in rows:
                 _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report,
-                          headers.get(row.id))
+                          roots.get(row.id), headers.get(row.id))
     return report
 
 
@@ -154,9 +155,33 @@ def render_pending(engine, limit: int | None = None) -> int:
     return done
 
 
+def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
+    """The dedupe key of the first email of each row's game to the row's address, by row id:
+    every later email of that game to them replies to it, so a mail client shows one thread."""
+    games = {row.game_id for row in rows if row.game_id is not None}
+    if not games:
+        return {}
+    first = (
+        select(func.min(Outbox.id))
+        .where(Outbox.game_id.in_(games))
+        .group_by(Outbox.game_id, func.lower(Outbox.to_email))
+    )
+    keys = {
+        (game_id, email.lower()): key
+        for game_id, email, key in session.exec(
+            select(Outbox.game_id, Outbox.to_email, Outbox.dedupe_key).where(Outbox.id.in_(first))
+        )
+    }
+    return {
+        row.id: keys[(row.game_id, row.to_email.lower())]
+        for row in rows
+        if (row.game_id, row.to_email.lower()) in keys
+    }
+
+
 def _send_one(
     engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport,
-    headers: dict | None = None,
+    thread_root: str | None = None, headers: dict | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -170,7 +195,7 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings, headers)
+            message = build_message(row, settings, thread_root, headers)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error

@@ -52,15 +52,17 @@ def text_of(message: EmailMessage) -> str:
 
 
 def typeable(message: EmailMessage) -> list[str]:
-    """The lines under "You may type now" in an email from the server."""
+    """The lines under "... may type now" in an email from the server (its notices and its
+    answers both have the list)."""
     lines = text_of(message).splitlines()
     for i, line in enumerate(lines):
-        if line.startswith("You may type now"):
+        if "may type now" in line:
             rest = []
             for entry in lines[i + 1:]:
-                if not entry.startswith("    "):
+                if not entry.startswith("  "):
                     break
-                rest.append(entry.strip())
+                if not entry.strip().startswith("..."):
+                    rest.append(entry.strip())
             return rest
     return []
 

@@ -18,6 +18,7 @@ def test_an_invited_player_plays_a_whole_game_by_replying(post, table, receiver,
 
     invitation = post.latest(FRIEND, "invites you")
     assert str(invitation["Reply-To"]).startswith("play+join-")
+    assert "reply to this message with the one word" in text_of(invitation)
     post.send_smtp(reply(invitation, "join"), str(invitation["Reply-To"]), FRIEND)
     post.deliver()
     seated = post.latest(FRIEND, "Re:")
