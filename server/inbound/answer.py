@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import textwrap
 from datetime import datetime
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
@@ -75,6 +76,10 @@ def render_answer(**values) -> str:
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
                "score_lines": [], "legal": [], "waiting": "", "name": ""}
     context.update(values)
+    # Within 76 columns, like the game's emails (the intro may hold a list: keep its lines).
+    context["intro"] = "\n".join(
+        textwrap.fill(line, 76, break_long_words=False, break_on_hyphens=False) or line
+        for line in context["intro"].splitlines())
     return _environment.get_template("answer.txt").render(context)
 
 
