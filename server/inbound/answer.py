@@ -78,7 +78,8 @@ def render_answer(**values) -> str:
     context.update(values)
     # Within 76 columns, like the game's emails (the intro may hold a list: keep its lines).
     context["intro"] = "\n".join(
-        textwrap.fill(line, 76, break_long_words=False, break_on_hyphens=False) or line
+        line if line.startswith(" ") else
+        textwrap.fill(line, 76, break_long_words=False, break_on_hyphens=False)
         for line in context["intro"].splitlines())
     return _environment.get_template("answer.txt").render(context)
 
