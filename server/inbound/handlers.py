@@ -16,7 +16,7 @@ from server.inbound import addresses, answer
 from server.inbound.lines import read_lines, split_around_commands
 from server.inbound.play import run_lines
 from server.inbound.record import finish
-from server.models import Game, Invitation, Seat, User
+from server.models import Game, Invitation, Seat, User, utcnow
 
 log = logging.getLogger(__name__)
 
@@ -185,6 +185,8 @@ def _new_account(session, letter) -> User:
 
     name = letter.sender_name or letter.sender.partition("@")[0]
     user = User(name=name[:80], email=letter.sender, token_hash=hash_token(new_token()))
+    if hasattr(User, "verified_at"):  # replying to the invitation proves the address is theirs
+        user.verified_at = utcnow()
     session.add(user)
     session.flush()
     return user

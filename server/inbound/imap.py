@@ -67,34 +67,70 @@ def _connect(settings: ImapSettings) -> imaplib.IMAP4:
     return connection
 
 
+class Mailbox:
+    """One IMAP session kept open from poll to poll (a login can cost more than the poll), and
+    opened again when the server dropped it."""
+
+    def __init__(self, settings: ImapSettings):
+        self.settings = settings
+        self._connection: imaplib.IMAP4 | None = None
+
+    def _open(self) -> imaplib.IMAP4:
+        if self._connection is not None:
+            try:
+                self._connection.noop()
+                return self._connection
+            except (imaplib.IMAP4.error, OSError):
+                self.close()
+        self._connection = _connect(self.settings)
+        return self._connection
+
+    def close(self) -> None:
+        if self._connection is not None:
+            try:
+                self._connection.logout()
+            except (imaplib.IMAP4.error, OSError):
+                pass
+            self._connection = None
+
+    def poll(self, app, limit: int = 200) -> dict[str, int]:
+        try:
+            return _poll(app, self._open(), self.settings, limit)
+        except (imaplib.IMAP4.error, OSError):
+            self.close()  # the next poll logs in afresh
+            raise
+
+
 def poll(app, settings: ImapSettings, limit: int = 200) -> dict[str, int]:
+    """One poll in a session of its own."""
+    mailbox = Mailbox(settings)
+    try:
+        return mailbox.poll(app, limit)
+    finally:
+        mailbox.close()
+
+
+def _poll(app, connection: imaplib.IMAP4, settings: ImapSettings, limit: int) -> dict[str, int]:
     """Handle up to `limit` unseen messages; counts of the outcomes."""
     from server.inbound.ingest import ingest
 
     counts: dict[str, int] = {}
-    connection = _connect(settings)
-    try:
-        status, _ = connection.select(_quoted(settings.mailbox))
-        if status != "OK":
-            raise ImapUrlError(f"there is no mailbox {settings.mailbox!r} on {settings.host}")
-        _, found = connection.uid("SEARCH", None, "UNSEEN")
-        for uid in (found[0] or b"").split()[:limit]:
-            _, fetched = connection.uid("FETCH", uid, "(BODY.PEEK[])")
-            raw = next((part[1] for part in fetched if isinstance(part, tuple)), None)
-            if raw is None:
-                continue
-            outcome = ingest(raw, app=app, way_in="imap")
-            counts[outcome.status] = counts.get(outcome.status, 0) + 1
-            if outcome.status == "temporary":
-                break  # left unseen: the next poll tries again
-            _done(connection, uid, settings)
-        if settings.move_to:
-            connection.expunge()
-    finally:
-        try:
-            connection.logout()
-        except (imaplib.IMAP4.error, OSError):
-            pass
+    status, _ = connection.select(_quoted(settings.mailbox))
+    if status != "OK":
+        raise ImapUrlError(f"there is no mailbox {settings.mailbox!r} on {settings.host}")
+    _, found = connection.uid("SEARCH", None, "UNSEEN")
+    for uid in (found[0] or b"").split()[:limit]:
+        _, fetched = connection.uid("FETCH", uid, "(BODY.PEEK[])")
+        raw = next((part[1] for part in fetched if isinstance(part, tuple)), None)
+        if raw is None:
+            continue
+        outcome = ingest(raw, app=app, way_in="imap")
+        counts[outcome.status] = counts.get(outcome.status, 0) + 1
+        if outcome.status == "temporary":
+            break  # left unseen: the next poll tries again
+        _done(connection, uid, settings)
+    if settings.move_to:
+        connection.expunge()
     return counts
 
 
@@ -112,10 +148,11 @@ def _quoted(mailbox: str) -> str:
 def poller(app):
     """The scheduler's `imap` job: one poll, its failure logged (the next run tries again)."""
     settings = ImapSettings.from_url(app.config["IMAP_URL"])
+    mailbox = Mailbox(settings)
 
     def run() -> None:
         try:
-            counts = poll(app, settings)
+            counts = mailbox.poll(app)
         except (imaplib.IMAP4.error, OSError, ImapUrlError) as error:
             log.error("could not read the mailbox %s on %s: %s", settings.mailbox,
                       settings.host, error)

@@ -118,17 +118,18 @@ def _mailbox(port: int) -> imaplib.IMAP4:
 
 
 def test_a_solo_game_played_through_imap_polling(post, table, imap_server, tmp_path, app):
-    from server.inbound.imap import ImapSettings, poll
+    from server.inbound.imap import ImapSettings, Mailbox
 
-    settings = ImapSettings.from_url(f"imap://play:secret@127.0.0.1:{imap_server}/INBOX")
+    server_side = Mailbox(ImapSettings.from_url(f"imap://play:secret@127.0.0.1:{imap_server}/INBOX"))
 
     mailbox = _mailbox(imap_server)  # the players' side: one connection (a login is slow)
 
     def by_imap(raw: bytes, to: str, sender: str) -> None:
         mailbox.append("INBOX", None, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
-        assert poll(app, settings) != {}
+        assert server_side.poll(app) != {}
 
     play_solo(post, table, tmp_path, by_imap)
+    server_side.close()
     mailbox.select("INBOX")
     assert mailbox.uid("SEARCH", None, "UNSEEN")[1] == [b""]  # every message flagged, once handled
     assert len(mailbox.uid("SEARCH", None, "SEEN")[1][0].split()) > 10
@@ -147,4 +148,26 @@ def test_imap_leaves_a_message_unseen_when_the_database_is_down(post, table, ima
     assert poll(down, imap) == {"temporary": 1}
     mailbox.select("INBOX")
     assert len(mailbox.uid("SEARCH", None, "UNSEEN")[1][0].split()) == 1
+    mailbox.logout()
+
+
+def test_the_scheduler_polls_the_mailbox_of_imap_url(post, table, imap_server, settings):
+    from server import create_app
+    from server.scheduler import start_embedded
+
+    app = create_app(dict(settings, IMAP_URL=f"imap://play:secret@127.0.0.1:{imap_server}/INBOX",
+                          SCHEDULER_INTERVAL_SECONDS=0.2))
+    ada = table.register("Ada")
+    mailbox = _mailbox(imap_server)
+    mailbox.append("INBOX", None, None, new_solo(ada.email).replace(b"\n", b"\r\n"))
+    scheduler = start_embedded(app)
+    try:
+        deadline = time.monotonic() + 30
+        while not any("your solo game" in str(m["Subject"]) for m in post.mail_to(ada.email)):
+            assert time.monotonic() < deadline, "the scheduler did not read the mailbox"
+            time.sleep(0.1)
+    finally:
+        scheduler.shutdown(wait=True)
+    mailbox.select("INBOX")
+    assert mailbox.uid("SEARCH", None, "UNSEEN")[1] == [b""]
     mailbox.logout()
