@@ -11,6 +11,7 @@ is recorded in inbound_messages.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -72,10 +73,11 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str) -> Outcom
         return _too_large(app, raw, recipients, way_in, now)
     letter = read_letter(raw, recipients)
     token = next((t for t in map(base.token_of, letter.recipients) if t is not None), None)
-    if token is None:
-        return Outcome("unknown_address", f"none of {', '.join(letter.recipients) or '(none)'} "
-                                          f"is {base.bare} or {base.local}+CODE@{base.domain}")
     record_id = claim(db, letter, way_in, now)
+    if token is None:  # recorded too (a bounce by the MTA follows): `mail log` shows it
+        outcome = Outcome("unknown_address", f"none of {', '.join(letter.recipients) or '(none)'}"
+                                             f" is {base.bare} or {base.local}+CODE@{base.domain}")
+        return outcome if record_id is None else _close(db, record_id, outcome)
     if record_id is None:
         return Outcome("duplicate", f"{letter.message_key} was handled already")
     automatic = letter.automatic or _ours(letter.sender, base, config)
@@ -118,7 +120,7 @@ def _too_large(app, raw: bytes, recipients, way_in: str, now) -> Outcome:
     limit = app.config["MAX_INBOUND_BYTES"]
     headers = message_from_bytes(raw[:65536], policy=policy.default)
     letter = Letter(message_key=(str(headers.get("Message-ID") or "").strip()
-                                 or f"large:{len(raw)}:{hash(raw[:4096])}")[:250],
+                                 or "sha256:" + hashlib.sha256(raw).hexdigest())[:250],
                     message_id=None, sender=parseaddr(str(headers.get("From") or ""))[1].lower(),
                     sender_name="", recipients=tuple(recipients),
                     subject=str(headers.get("Subject") or "")[:200])

@@ -117,3 +117,8 @@ def duel(post, table):
 
 def answer_to(post, address):
     return text_of(post.latest(address, "Re:"))
+
+
+def flat(text: str) -> str:
+    """`text` with its line breaks as spaces (the answers wrap their sentences at 76)."""
+    return " ".join(text.split())

@@ -9,7 +9,7 @@ from sqlmodel import select
 
 from server.db import app_engine, session_scope
 from server.models import InboundMessage
-from tests.inbound.conftest import answer_to
+from tests.inbound.conftest import answer_to, flat
 from tests.inbound.post import reply, text_of
 
 
@@ -26,7 +26,7 @@ def test_a_tampered_token_does_nothing_and_says_why(post, table, duel):
     post.deliver()
     assert outcome.status == "refused"
     assert version(table, duel.game_id) == before
-    assert "the address you wrote to is not valid" in answer_to(post, duel.player.email)
+    assert "the address you wrote to is not valid" in flat(answer_to(post, duel.player.email))
 
 
 def test_a_token_moved_to_another_game_does_not_verify(post, table, duel):
@@ -47,7 +47,7 @@ def test_a_forged_from_is_dropped_silently_or_refused_to_a_registered_sender(pos
     other = post.ingest(reply(duel.mail, duel.first, sender=duel.other.email))
     post.deliver()
     assert other.status == "refused"
-    assert "belongs to another player" in answer_to(post, duel.other.email)
+    assert "belongs to another player" in flat(answer_to(post, duel.other.email))
     assert version(table, duel.game_id) == before
 
 
@@ -57,7 +57,7 @@ def test_a_reply_after_the_token_was_rotated_is_refused(post, table, duel):
     outcome = post.ingest(reply(duel.mail, duel.first))
     post.deliver()
     assert outcome.status == "refused"
-    assert "rotated" in answer_to(post, duel.player.email)
+    assert "rotated" in flat(answer_to(post, duel.player.email))
     assert version(table, duel.game_id) == before
 
 
@@ -119,7 +119,8 @@ def test_an_oversized_message_is_refused_with_a_reason(post, table, duel, app):
     outcome = post.ingest(reply(duel.mail, body))
     post.deliver()
     assert outcome.status == "too_large"
-    assert "more than the 1048576 this server reads" in answer_to(post, duel.player.email)
+    answer = flat(answer_to(post, duel.player.email))
+    assert "more than the 1048576 this server reads" in answer
     assert version(table, duel.game_id) == before
 
 

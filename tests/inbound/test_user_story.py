@@ -4,6 +4,7 @@ server's emails (the embedded SMTP receiver in, an SMTP sink out), to the final 
 export verifies. The invited player makes no API call."""
 
 from engine import notation
+from tests.inbound.conftest import flat
 from tests.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
 from tests.inbound.post import reply, text_of
 
@@ -22,7 +23,7 @@ def test_an_invited_player_plays_a_whole_game_by_replying(post, table, receiver,
     post.send_smtp(reply(invitation, "join"), str(invitation["Reply-To"]), FRIEND)
     post.deliver()
     seated = post.latest(FRIEND, "Re:")
-    assert f"You have a seat in game {game['id']}" in text_of(seated)
+    assert f"You have a seat in game {game['id']}" in flat(text_of(seated))
     assert str(seated["In-Reply-To"]).startswith("<")
 
     table._call("post", f"/games/{game['id']}/start", ada)

@@ -14,7 +14,7 @@ from email.utils import make_msgid
 import pytest
 from click.testing import CliRunner
 
-from tests.inbound.conftest import free_port
+from tests.inbound.conftest import flat, free_port
 from tests.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
 from tests.inbound.post import text_of
 
@@ -35,7 +35,7 @@ def play_solo(post, table, tmp_path, send) -> None:
     post.deliver()
     started = post.latest(ada.email, "your solo game")
     game_id = str(started["Subject"]).split()[3].rstrip(":")
-    assert f"Your solo game {game_id} against the Rhom has started" in text_of(started)
+    assert f"Your solo game {game_id} against the Rhom has started" in flat(text_of(started))
     assert "You may type now" in text_of(started) or "the Rhom's turn now" in text_of(started)
     seat = next(p["seat"] for p in table._call("get", f"/games/{game_id}", ada)["players"]
                 if p["user_id"] == ada.id)

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine.data import display_name
-from tests.inbound.conftest import answer_to
+from tests.inbound.conftest import answer_to, flat
 from tests.inbound.post import reply, text_of
 
 
@@ -54,7 +54,7 @@ def test_help_show_and_legal_answer_without_playing(post, table, duel):
 def test_stop_ends_the_mail_of_one_game(post, table, duel):
     post.ingest(reply(duel.mail, "stop"))
     post.deliver()
-    assert "no more email about this game" in answer_to(post, duel.player.email)
+    assert "no more email about this game" in flat(answer_to(post, duel.player.email))
     other_seat = 1 - duel.seat
     count = len(post.mail_to(duel.player.email))
     while engine.current_player(table.state(duel.game_id)) == duel.seat:
