@@ -80,6 +80,9 @@ def tell(events: list[dict], game: dict, continued_heading: bool = False) -> lis
 
     lines: list[str] = []
     names = {seat: name for seat, name in seat_names(game).items() if isinstance(seat, int)}
+    for player in game.get("players") or []:
+        if player.get("kind") == "rhom" and player.get("seat") is not None:
+            names[player["seat"]] = "the Rhom"  # as the rulebook and the emails call it
     for story in narrate([engine_event(e) for e in events], names, game.get("my_seat")):
         headed = story.kind != "continued" or continued_heading
         if headed:

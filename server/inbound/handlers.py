@@ -159,6 +159,10 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
         user = session.get(User, user_id) if user_id is not None else None
         if user is None:
             user = _new_account(session, letter)
+        elif getattr(user, "verified_at", True) is None:
+            # The invitation's signed address was mailed to this address only: it is theirs.
+            user.verified_at = now
+            session.add(user)
         game = session.get(Game, token.game_id)
         try:
             lobby.join(session, user, game.join_code, now)

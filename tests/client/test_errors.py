@@ -157,3 +157,25 @@ def test_a_gateway_error_is_retried_under_the_same_key(run, standin):
     posts = [r for r in standin.requests if r["method"] == "POST"]
     assert len(posts) == 2
     assert posts[0]["headers"]["Idempotency-Key"] == posts[1]["headers"]["Idempotency-Key"]
+
+
+def test_the_answer_to_a_command_tells_the_rhoms_turn_that_followed(run, standin):
+    solo = {"id": "g1", "status": "active", "version": 11, "seats": 1, "players": [
+        {"seat": 0, "user_id": None, "name": "Rhom", "kind": "rhom"},
+        {"seat": 1, "user_id": "u1", "name": "Ada", "kind": "human"}],
+        "is_my_turn": False, "my_seat": 1, "current_seat": 0, "pending_kind": "rhom"}
+    standin.answer("GET", "/games/g1", 200, solo)
+    standin.answer("POST", "/games/g1/commands", 201, {"version": 14, "events": [
+        {"seq": 12, "type": "tile_collected", "actor": "u1", "at": "x",
+         "payload": {"seat": 1, "hex": "2c", "tile": "desert_rainbow"}},
+        {"seq": 13, "type": "turn_started", "actor": "u1", "at": "x",
+         "payload": {"seat": 0, "kind": "rhom", "number": 8, "extra": False}},
+        {"seq": 14, "type": "rhom_card_drawn", "actor": "u1", "at": "x", "payload": {"card": 6}}]})
+    result = run("end", "g1", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "You collected the Desert Rainbow tile from 2c.\n"
+        "Turn 8: the Rhom\n"
+        "  The Rhom drew card 6 (double).\n"
+        "Version 11. Waiting for seat 0 (Rhom).\n"
+    )
