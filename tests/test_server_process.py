@@ -182,6 +182,11 @@ def test_it_receives_mail_and_answers_a_new_solo_by_mail(served):
         f"{base}/api/v1/users", json={"name": "Dee", "email": "dee@example.org"}, timeout=10
     )
     assert created.status_code == 201, created.text
+    # An unconfirmed address is mailed nothing else, answers included: Dee opens her link.
+    link = re.search(r"http://\S+/verify\?code=(\S+)",
+                     _mail_to(workdir / "var" / "outbox", "dee@example.org"))
+    confirmed = requests.post(f"{base}/verify", data={"code": link.group(1)}, timeout=10)
+    assert confirmed.status_code == 200, confirmed.text
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = "dee@example.org", "play@localhost", "hi"
     message["Message-ID"] = "<solo-1@example.org>"
