@@ -18,10 +18,13 @@ def message_id(dedupe_key: str, settings: MailSettings) -> str:
     return f"<{digest}@{domain}>"
 
 
-def build_message(row, settings: MailSettings, thread_root: str | None = None) -> EmailMessage:
+def build_message(row, settings: MailSettings, thread_root: str | None = None,
+                  headers: dict[str, str] | None = None) -> EmailMessage:
     """`row` has to_email, subject, text_body, html_body, dedupe_key and created_at.
     `thread_root` is the dedupe key of the game's first email to the same address (None or the
-    row's own key when this is that first one)."""
+    row's own key when this is that first one). `headers` (server.inbound.outgoing: Reply-To,
+    List-Unsubscribe, the In-Reply-To of an answer to a player's mail) are set as given."""
+    headers = dict(headers or {})
     message = EmailMessage()
     message["From"] = settings.from_address
     message["To"] = _address(row.to_email)
@@ -30,13 +33,22 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None) -
     message["Subject"] = header_safe(row.subject)
     message["Date"] = format_datetime(row.created_at)
     message["Message-ID"] = message_id(row.dedupe_key, settings)
+    replied_to = headers.pop("In-Reply-To", None)  # an answer replies to the player's mail
+    headers.pop("References", None)
+    references = []
     if thread_root is not None and thread_root != row.dedupe_key:
-        root = message_id(thread_root, settings)
-        message["In-Reply-To"] = root
-        message["References"] = root
+        references.append(message_id(thread_root, settings))
+    if replied_to:
+        references.append(replied_to)
+    if references:
+        message["In-Reply-To"] = references[-1]
+        message["References"] = " ".join(references)
     message["X-Iridescia-Key"] = row.dedupe_key
-    message["List-Unsubscribe"] = unsubscribe_header(settings)
+    message["List-Unsubscribe"] = headers.get("List-Unsubscribe") or unsubscribe_header(settings)
     message["Auto-Submitted"] = "auto-generated"
+    for name, value in headers.items():
+        if name != "List-Unsubscribe":
+            message[name] = value
     message.set_content(row.text_body)
     if row.html_body:
         from server.web.picture import inline_images

@@ -116,6 +116,7 @@ def flush_outbox(
                     session.add(row)
                 session.flush()
                 roots = thread_roots(session, rows)
+                headers = _reply_headers(session, rows, settings)
             if not rows:
                 break
             remaining -= len(rows)
@@ -126,7 +127,8 @@ def flush_outbox(
                 while unstarted:
                     row = unstarted.pop(0)
                     _send_one(engine, transport, settings, clock, rng, row,
-                              rendered.get(row.id), report, roots.get(row.id))
+                              rendered.get(row.id), report, roots.get(row.id),
+                              headers.get(row.id))
             finally:
                 _release(engine, unstarted, clock())
     return report
@@ -182,6 +184,15 @@ def _render(engine, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exce
     except Exception as error:  # the database blinked: not the messages' fault, retry them
         log.exception("could not render %d mail(s); retrying them later", len(rows))
         return {row.id: RenderingFailed(str(error)) for row in rows}
+
+
+def _reply_headers(session, rows: list[Outbox], settings: MailSettings) -> dict[int, dict]:
+    """Reply-To and List-Unsubscribe of each row (server.inbound.outgoing), read with the claim."""
+    if not rows:
+        return {}
+    from server.inbound.outgoing import reply_headers  # the inbound side; imported when needed
+
+    return reply_headers(session, rows, settings)
 
 
 class RenderingFailed(Exception):
@@ -247,7 +258,7 @@ def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
 
 def _send_one(
     engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport,
-    thread_root: str | None = None,
+    thread_root: str | None = None, headers: dict | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -261,7 +272,7 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings, thread_root)
+            message = build_message(row, settings, thread_root, headers)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error

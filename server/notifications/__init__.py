@@ -55,7 +55,7 @@ class SeatRow:
 
 _TABLE_COLUMNS = (
     Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
-    User.email, User.email_preference,
+    User.email, User.email_preference, Seat.mail_stopped,
 )
 
 
@@ -77,9 +77,10 @@ _TABLE = Prepared(
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
     """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
     seats = [SeatRow(*row[:6]) for row in rows]
+    # A seat whose player replied `stop` gets no more mail about this game.
     users = {
-        user_id: Recipient(email, preference)
-        for _id, _seat, _kind, user_id, _missed, _absent, email, preference in rows
+        user_id: Recipient(email, "none" if stopped else preference)
+        for _id, _seat, _kind, user_id, _missed, _absent, email, preference, stopped in rows
         if user_id is not None and email is not None
     }
     return seats, users
