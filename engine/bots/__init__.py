@@ -15,7 +15,7 @@ from .strong import DEFAULT_BUDGET, Budget, strong_choice
 __all__ = ["CHOICES", "POLICIES", "Budget", "DEFAULT_BUDGET", "choose", "strong_choice", "strong_policy"]
 
 
-def strong_policy(state, seat, rng, budget: Budget = DEFAULT_BUDGET):
+def strong_policy(state, seat, rng, budget: Budget | None = None):
     """`strong_choice` on an engine state: it sees only `engine.view(state, seat)`."""
     return strong_choice(engine.view(state, seat), policies._commands(state, seat), rng, budget)
 

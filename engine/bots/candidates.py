@@ -110,14 +110,7 @@ def _items(seen, commands):
         by_item.setdefault(c.item, []).append(c)
     for item, plays in by_item.items():
         if item == "regal_reference_book":
-            hold = seen.me["hold"]
-
-            def closeness(c):
-                needs = RELICS[c.relic].requirement()
-                missing = sum(max(0, n - hold.get(g, 0)) for g, n in needs.items())
-                return (RELICS[c.relic].points - 2 * missing, c.relic)
-
-            out += sorted(plays, key=closeness, reverse=True)[:BOOK_CHOICES]
+            out += sorted(plays, key=lambda c: _closeness(seen, c.relic), reverse=True)[:BOOK_CHOICES]
         elif item == "cauldron_of_fortune":
             def trade(c):
                 return (seen.worth(c.take) - sum(seen.worth(g) for g in c.give), c.take, tuple(c.give))
@@ -126,6 +119,13 @@ def _items(seen, commands):
         else:
             out += plays
     return out
+
+
+def _closeness(seen, relic: str) -> tuple:
+    """A relic's points less two per gem still missing: the Reference Book's best reservations."""
+    hold = seen.me["hold"]
+    missing = sum(max(0, n - hold.get(g, 0)) for g, n in RELICS[relic].requirement().items())
+    return (RELICS[relic].points - 2 * missing, relic)
 
 
 class _NoRandom:

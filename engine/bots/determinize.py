@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.board import row_of
+from engine.board import region_of_row, row_of
 from engine.data import (
     ITEM_COPIES,
     ITEMS,
@@ -24,7 +24,6 @@ from engine.data import (
     SMALL_GAME_REMOVED_ITEMS,
     TILES,
 )
-from engine.board import region_of_row
 from engine.options import Options
 from engine.state import Player, Roll, State, Turn
 

@@ -52,8 +52,10 @@ class Budget:
 DEFAULT_BUDGET = Budget(playouts=48, seconds=0.9)
 
 
-def strong_choice(view: dict, commands: list, rng: random.Random, budget: Budget = DEFAULT_BUDGET):
-    """The command the search prefers for the seat `view["viewer"]` among its legal `commands`."""
+def strong_choice(view: dict, commands: list, rng: random.Random, budget: Budget | None = None):
+    """The command the search prefers for the seat `view["viewer"]` among its legal `commands`
+    (`budget` defaults to DEFAULT_BUDGET)."""
+    budget = budget or DEFAULT_BUDGET
     if not commands:
         raise ValueError(f"seat {view.get('viewer')} has nothing to decide now")
     options = shortlist(view, commands)
