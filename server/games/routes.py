@@ -81,12 +81,13 @@ class Games(MethodView):
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 413, 422, 429)
     def post(self, data: dict):
-        """Create a game; you take the first seat. A 1-player (solo) game starts at once."""
+        """Create a game; you take the first seat, and `bots` seats go to server-side bots. A game
+        full from the start (solo, or you and bots only) starts at once."""
         user = require_user()
         session = db_session()
         now = utcnow()
         game = lobby.create_game(session, user, data, now)
-        if game.seats == 1:
+        if lobby.is_full(session, game):
             lobby.start_game(session, game, now, _actor(user.id))
         session.commit()
         return lobby.game_json(session, game, user)

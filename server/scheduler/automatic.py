@@ -4,6 +4,8 @@
 - a removal turn, after the game's grace period: `automatic_command` removes the tile that hurts
   the players still exploring the least (`engine.policies.default_removal`); with a grace period
   the player was told it was their turn, so they are told which tile went;
+- a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
+  turn, removal turns included, from the seat's view; nobody is told;
 - a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
   whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
@@ -26,7 +28,7 @@ from sqlalchemy import and_, func, or_, update
 from sqlmodel import select
 
 from server.db import session_scope
-from server.models import Event, Game, Snapshot
+from server.models import Event, Game, Seat, Snapshot
 from server.notifications import (
     SERVER_ACTOR,
     enqueue,
@@ -244,6 +246,8 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
         raise RuntimeError(f"game {game.id}: nothing automatic to do for pending kind {kind!r}")
 
     row = _seat(session, game, seat)
+    if row is not None and row.kind == "bot":
+        return _play_bot(session, game, state, seat, now)
     absent = row is not None and row.absent
     turn = AutomaticTurn(game.id, seat, "absent" if absent else "deadline", game.version)
     while engine.current_player(state) == seat and not engine.is_terminal(state):
@@ -281,6 +285,24 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
         )
     if row.user_id is not None:
         _tell(session, game, row, turn, turn_started_at, now, reason)
+    return turn
+
+
+def _play_bot(session, game: Game, state, seat: int, now: datetime) -> AutomaticTurn:
+    """A bot seat's whole turn, with the policy its seat was created with."""
+    import engine
+    from engine import bots
+
+    row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).one()
+    policy = bots.POLICIES[row.bot_policy or "strong"]
+    turn = AutomaticTurn(game.id, seat, "bot", game.version)
+    while engine.current_player(state) == seat and not engine.is_terminal(state):
+        if len(turn.commands) >= MOST_COMMANDS_PER_TURN:
+            raise RuntimeError(f"game {game.id}: the {row.bot_policy} bot did not end seat {seat}'s turn")
+        command = policy(state, seat, _rng(game))
+        turn.commands.append(engine.command_to_dict(command))
+        state = _apply(session, game, state, command, now)
+    turn.said.append(("game %s: %s played seat %d's turn", game.id, row.name, seat))
     return turn
 
 
