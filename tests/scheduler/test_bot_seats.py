@@ -12,6 +12,7 @@ from engine.bots import strong
 from server.db import app_engine, session_scope
 from server.games import service
 from server.models import Outbox
+from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.tick import Ticker
 from tests.scheduler.helpers import Clock
 from tests.scheduler.test_rhom_games import _offline_outcome
@@ -42,13 +43,19 @@ def test_a_game_with_a_strong_bot_seat_is_played_to_the_end_by_the_scheduler(app
         if table.play_one(game_id):
             continue
         state = table.state(game_id)
+        clock.now = max(clock.now, datetime.now(UTC)) + timedelta(seconds=1)
+        plan = None
         if engine.current_player(state) == bot_seat and engine.pending_kind(state) != "removal":
             row = table.game(game_id)
             assert row.deadline_at is None and row.next_reminder_at is None
             assert row.automatic_due_at == row.turn_started_at  # at once (no Rhom delay)
-        clock.now = max(clock.now, datetime.now(UTC)) + timedelta(seconds=1)
+            # The turn thought out without a lock is the turn the scheduler then plays.
+            plan = plan_bot_turns(app_engine(app), clock.now)[(game_id, row.version)]
         report = ticker.tick()
         assert report.automatic, f"nothing to play at {engine.pending_kind(state)}"
+        if plan is not None:
+            [played] = [t for t in report.automatic if t.game_id == game_id]
+            assert played.commands == [engine.command_to_dict(c) for c in plan]
         bot_turns += sum(t.kind == "bot" and t.seat == bot_seat for t in report.automatic)
     assert table.game(game_id).status == "finished"
     assert bot_turns > 5
