@@ -332,8 +332,11 @@ class Commands(MethodView):
             now = utcnow()
             result = None
             try:
+                command = data.get("command")
+                if command is None:
+                    command = _from_notation(data["notation"], caller.seat, state)
                 applied = _apply(connection, game, caller.seat, _actor(caller.user_id),
-                                 data["command"], expected, state, now)
+                                 command, expected, state, now)
                 if key is not None:
                     result = _answer(game.version, applied, caller.seat)
                     posting.store_answer(connection, caller.user_id, key, request_hash, result,
@@ -380,6 +383,21 @@ def _expected_version(data: dict, game: Game) -> int:
         fail(412, f"the game is at version {game.version}, If-Match said {text}: refresh and "
                   "retry", current_version=game.version)
     return int(text)
+
+
+def _from_notation(line: str, seat: int | None, state: Any) -> dict:
+    """A notation line (engine/notation.py) as the command dict `_apply` checks and plays."""
+    import engine
+    from engine import notation
+
+    if seat is None:
+        fail(403, "you have no seat in this game: only its players send commands")
+    players = [{"seat": p.seat, "hold": dict(p.hold), "items": list(p.items)}
+               for p in getattr(state, "players", ())]
+    try:
+        return engine.command_to_dict(notation.parse(line, seat, view={"players": players}))
+    except notation.NotationError as error:
+        fail(422, str(error), notation=line)
 
 
 def _apply(connection, game: GameRow, seat: int, actor: str, command: dict,  # noqa: ANN001

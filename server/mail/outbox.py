@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
@@ -79,12 +79,14 @@ def flush_outbox(
                     row.next_attempt_at = now + CLAIM_LEASE
                     session.add(row)
                 session.flush()
+                roots = thread_roots(session, rows)
             if not rows:
                 break
             remaining -= len(rows)
             rendered = _render(engine, [row for row in rows if row.text_body is None])
             for row in rows:
-                _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report)
+                _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report,
+                          roots.get(row.id))
     return report
 
 
@@ -143,8 +145,33 @@ def render_pending(engine, limit: int | None = None) -> int:
     return done
 
 
+def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
+    """The dedupe key of the first email of each row's game to the row's address, by row id:
+    every later email of that game to them replies to it, so a mail client shows one thread."""
+    games = {row.game_id for row in rows if row.game_id is not None}
+    if not games:
+        return {}
+    first = (
+        select(func.min(Outbox.id))
+        .where(Outbox.game_id.in_(games))
+        .group_by(Outbox.game_id, func.lower(Outbox.to_email))
+    )
+    keys = {
+        (game_id, email.lower()): key
+        for game_id, email, key in session.exec(
+            select(Outbox.game_id, Outbox.to_email, Outbox.dedupe_key).where(Outbox.id.in_(first))
+        )
+    }
+    return {
+        row.id: keys[(row.game_id, row.to_email.lower())]
+        for row in rows
+        if (row.game_id, row.to_email.lower()) in keys
+    }
+
+
 def _send_one(
-    engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport
+    engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport,
+    thread_root: str | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -158,7 +185,7 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings)
+            message = build_message(row, settings, thread_root)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error

@@ -7,12 +7,14 @@ from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from unittest import mock
 
+from sqlmodel import select
+
 import engine
 from engine.policies import greedy_policy
 from server.db import app_engine, session_scope
 from server.games import service
 from server.games.service import apply_command, load_state
-from server.models import Game
+from server.models import Event, Game
 
 
 class Clock:
@@ -98,6 +100,12 @@ class Table:
     def game(self, game_id: str):
         with session_scope(app_engine(self.app)) as session:
             return session.get(Game, game_id)
+
+    def events(self, game_id: str) -> list[dict]:
+        """The game's events (their engine JSON), in order."""
+        with session_scope(app_engine(self.app)) as session:
+            return list(session.exec(select(Event.payload).where(Event.game_id == game_id)
+                                     .order_by(Event.seq)))
 
     def state(self, game_id: str):
         with session_scope(app_engine(self.app)) as session:

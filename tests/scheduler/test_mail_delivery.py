@@ -147,10 +147,10 @@ def test_a_batch_of_mail_is_sent_in_order_and_a_message_that_cannot_be_built_is_
     settings = _settings(port)
     real = outbox.build_message
 
-    def build(row, settings):
+    def build(row, settings, thread_root=None):
         if row.subject == "Your turn 7":
             raise ValueError("cannot build this one")
-        return real(row, settings)
+        return real(row, settings, thread_root)
 
     with mock.patch.object(outbox, "build_message", build):
         report = flush_outbox(db_engine, SmtpTransport(settings.smtp), settings, clock(), limit=44)
