@@ -134,6 +134,9 @@ class InvitationCreateSchema(ma.Schema):
 class InvitationSchema(ma.Schema):
     email = fields.String(required=True)
     join_code = fields.String(required=True)
+    mailed = fields.Boolean(required=True, metadata={
+        "description": "Whether the join code was mailed; when not, pass it on yourself"})
+    message = fields.String(required=True, metadata={"description": "Why not, when it was not"})
 
 
 class JoinSchema(ma.Schema):

@@ -15,6 +15,7 @@ from server.db import app_engine, session_scope
 from server.games import service
 from server.games.service import apply_command, load_state
 from server.models import Event, Game
+from tests.accounts import confirm
 
 
 class Clock:
@@ -83,6 +84,7 @@ class Table:
     def register(self, name: str) -> Player:
         email = f"{name.lower()}@example.org"
         data = self._call("post", "/users", name=name, email=email)
+        confirm(self.client, data["id"])  # the player opened the mailed link
         player = Player(name, email, data["id"], data["token"])
         self.players[player.id] = player
         return player

@@ -9,10 +9,12 @@ from server.db import session_scope
 from server.mail import EmlTransport, MailSettings, SmtpSettings, SmtpTransport
 from server.mail.outbox import flush_outbox, list_messages, retry_parked
 from server.models import Outbox
+from tests.accounts import add_confirmed_user
 
 
 def _queue(engine, clock, count=1, to="ada@example.org"):
     with session_scope(engine) as session:
+        add_confirmed_user(session, to)
         for number in range(count):
             session.add(
                 Outbox(
