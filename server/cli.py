@@ -33,13 +33,22 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
     Example:
         IRIDESCIA_DATABASE_URL=sqlite:///var/game.db iridescia-server serve --port 8000
     """
+    import sqlalchemy as sa
+
     from server import create_app
-    from server.db import default_sqlite_path
+    from server.db import check_writable, default_sqlite_path
     from server.migrate import upgrade
 
     settings = Settings.load()
-    if default_sqlite_path(settings.DATABASE_URL) is not None:
-        upgrade(settings.DATABASE_URL)
+    url = settings.DATABASE_URL
+    try:
+        if default_sqlite_path(url) is not None:
+            upgrade(url)
+        check_writable(url)
+    except (OSError, sa.exc.SQLAlchemyError) as error:  # one line saying why, no traceback
+        cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise click.ClickException(
+            f"cannot write the database {_safe_url(url)}: {cause}") from None
     app = create_app()
     if not no_scheduler:
         scheduler = _optional_module("server.scheduler")
@@ -111,7 +120,8 @@ def _optional_module(name: str):  # noqa: ANN202
 def _register_plugins() -> None:
     """The scheduler's and the outbox's commands live with their packages: a module
     ``server.scheduler.cli`` / ``server.notifications.cli`` exposing ``register(group)``."""
-    for name in ("server.scheduler.cli", "server.notifications.cli", "server.web.cli"):
+    for name in ("server.scheduler.cli", "server.notifications.cli", "server.web.cli",
+                 "server.operator_cli"):
         module = _optional_module(name)
         if module is not None and hasattr(module, "register"):
             module.register(main)

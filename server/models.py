@@ -61,6 +61,7 @@ class User(SQLModel, table=True):
     # When the owner of the address proved it (a signed link, or a mail from it); until then it
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
+    disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
 
 
 class Game(SQLModel, table=True):
@@ -218,3 +219,16 @@ class SchedulerTick(SQLModel, table=True):
 
     name: str = Field(primary_key=True, max_length=40)
     last_tick_at: datetime = _time(nullable=False)
+
+
+class AuditRecord(SQLModel, table=True):
+    """What an operator did (`iridescia-server users disable`, `games abort`...), and why."""
+
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _time(nullable=False)
+    actor: str = Field(max_length=80)  # operator:<login>
+    action: str = Field(max_length=40)  # users.disable | users.enable | games.abort
+    target: str = Field(max_length=254, index=True)  # user:<email> | game:<id>
+    reason: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))

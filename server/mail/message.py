@@ -7,6 +7,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
 from server.mail.settings import MailSettings
+from server.plain_text import UNSAFE, describe, header_safe
 
 
 def message_id(dedupe_key: str, settings: MailSettings) -> str:
@@ -23,8 +24,10 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None) -
     row's own key when this is that first one)."""
     message = EmailMessage()
     message["From"] = settings.from_address
-    message["To"] = row.to_email
-    message["Subject"] = row.subject
+    message["To"] = _address(row.to_email)
+    # A name with a CR/LF (from before the API refused one) would make the header check refuse
+    # the whole message: it is folded to a space instead.
+    message["Subject"] = header_safe(row.subject)
     message["Date"] = format_datetime(row.created_at)
     message["Message-ID"] = message_id(row.dedupe_key, settings)
     if thread_root is not None and thread_root != row.dedupe_key:
@@ -45,6 +48,16 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None) -
             html_part.add_related(png, "image", "png", cid=f"<{cid}>", filename="board.png",
                                   disposition="inline")
     return message
+
+
+def _address(address: str) -> str:
+    """The To address; one holding a control character (possible only in a row from before the
+    API refused them) is not guessed at: the message is parked with the reason."""
+    found = UNSAFE.search(address)
+    if found is not None:
+        raise ValueError(f"the address holds a control character ({describe(found.group())}); "
+                         "it cannot be mailed")
+    return address
 
 
 def unsubscribe_header(settings: MailSettings) -> str:

@@ -13,6 +13,7 @@ with, so a message another scheduler claimed since (its lease had run out) is sk
 sent twice. Batches are small, and a run that stops early gives back what it had not started.
 """
 
+import hashlib
 import logging
 import random
 from collections.abc import Callable
@@ -37,6 +38,19 @@ CLAIM_LEASE = timedelta(minutes=5)
 # Messages leased per claim transaction: a killed scheduler strands at most these.
 CLAIM_BATCH = 5
 _OUTBOX = Outbox.__table__
+
+
+DEDUPE_KEY_LENGTH = 200  # the column's width
+
+
+def dedupe_key(text: str) -> str:
+    """``text`` as an outbox dedupe key: itself when it fits the column, else its beginning and
+    the sha256 of all of it (an invitation's key quotes an address of up to 254 characters,
+    which overflowed the column on PostgreSQL: a 500). Distinct texts keep distinct keys."""
+    if len(text) <= DEDUPE_KEY_LENGTH:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"{text[:DEDUPE_KEY_LENGTH - len(digest) - 1]}~{digest}"
 
 
 @dataclass

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import and_, bindparam, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -63,7 +63,8 @@ def _seated(*columns):
     """A game's seated participants with their users' addresses (the Rhom has no user)."""
     return (
         select(*columns)
-        .join(User, Seat.user_id == User.id, isouter=True)
+        # A disabled account (by an operator) gets no mail: no address.
+        .join(User, and_(Seat.user_id == User.id, User.disabled_at.is_(None)), isouter=True)
         .where(Seat.seat.is_not(None))
     )
 
@@ -232,7 +233,8 @@ def recipients(session, user_ids) -> dict[int, Recipient]:
     return {
         user_id: Recipient(email, preference)
         for user_id, email, preference in sql(session).execute(
-            select(User.id, User.email, User.email_preference).where(User.id.in_(set(user_ids)))
+            select(User.id, User.email, User.email_preference)
+            .where(User.id.in_(set(user_ids)), User.disabled_at.is_(None))
         )
     }
 
