@@ -2,6 +2,7 @@
 
     python -m engine.simulate --players 4 --games 100 --seed 7
     python -m engine.simulate --players 2 --rhom --games 20 --seed 1 --policy greedy --json
+    python -m engine.simulate --players 1 --games 2 --seed 1 --policy strong
 
 Every command goes through `decide`, exactly as the server would apply it: the Rhom's turns and
 removal turns come from `automatic_command`, the humans' from a policy, and the random generator
@@ -21,13 +22,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import engine
-from engine import policies
+from engine import bots, policies
 
-POLICIES: dict[str, Callable] = {
-    "random": policies.random_policy,
-    "greedy": policies.greedy_policy,
-    "cautious": policies.cautious_policy,
-}
+POLICIES: dict[str, Callable] = bots.POLICIES
 
 # A game consumes one tile per turn (or relocates), so a few thousand commands is far more than
 # any game needs: hitting the bound means the engine or a policy is looping.

@@ -107,6 +107,16 @@ def view(state: State, seat: int | None) -> dict:
             "extra_turn": t.extra,
             "number": t.number,
             "tile_gem": t.tile_gem,
+            # What the seat has done this turn, in plain sight of the table: a bot deciding from
+            # the view needs it to know which actions are still open.
+            "revealed": list(t.revealed),
+            "relocations": list(t.relocations),
+            "active_stone_dice": t.active_stone_dice,
+            "sold": t.sold,
+            "bought": t.bought,
+            "mine_cart": t.mine_cart,
+            "pickaxe": t.pickaxe,
+            "elixir": t.elixir,
         },
         "board": _board(state),
         "market": {

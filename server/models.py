@@ -96,7 +96,9 @@ class Game(SQLModel, table=True):
 
 class Seat(SQLModel, table=True):
     """A participant. Before the start ``seat`` is null (players in joining order); the
-    ``start_game`` events decide the engine seat numbers, and the Rhom gets a row with no user."""
+    ``start_game`` events decide the engine seat numbers, and the Rhom gets a row with no user.
+    A bot seat (a server-side player, chosen at creation) has no user either: its ``name`` and
+    the engine policy that plays it (``bot_policy``)."""
 
     __tablename__ = "seats"
     __table_args__ = (sa.UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
@@ -105,7 +107,9 @@ class Seat(SQLModel, table=True):
     game_id: str = Field(foreign_key="games.id", index=True, max_length=16)
     seat: int | None = Field(default=None)
     user_id: int | None = Field(default=None, foreign_key="users.id", index=True)
-    kind: str = Field(default="human", max_length=10)  # human | rhom
+    kind: str = Field(default="human", max_length=10)  # human | rhom | bot
+    name: str | None = Field(default=None, max_length=80)  # a bot's name
+    bot_policy: str | None = Field(default=None, max_length=20)
     joined_at: datetime = _time(nullable=False)
     missed_turns: int = Field(default=0)
     absent: bool = Field(default=False)

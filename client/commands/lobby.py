@@ -85,7 +85,11 @@ def games(app: App, as_json: bool) -> None:
 
 @click.command()
 @click.option("--seats", type=click.IntRange(1, 4), default=2, show_default=True,
-              help="Number of human players (1 = solo against the Rhom).")
+              help="Number of players, bots included (1 = solo against the Rhom).")
+@click.option("--bots", type=click.IntRange(0, 3), default=0, show_default=True,
+              help="Seats the server fills with bots (at most seats - 1: you take one).")
+@click.option("--bot-policy", type=click.Choice(["strong", "greedy", "random"]), default="strong",
+              show_default=True, help="How the bots play.")
 @click.option("--rhom/--no-rhom", default=None,
               help="Add the Rhom (forced for 1 seat, allowed for 2, refused for 3-4).")
 @click.option("--mining-cost", type=click.Choice(["1", "3"]), default="1", show_default=True,
@@ -110,8 +114,9 @@ def games(app: App, as_json: bool) -> None:
 @example("""
 iridescia new --seats 1
 iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
+iridescia new --seats 3 --bots 1 --bot-policy strong
 """)
-def new(app: App, seats, rhom, mining_cost, leftover_gems, catapult_4th, public,
+def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, catapult_4th, public,
         reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
         as_json) -> None:
     """Create a game; you take its first seat."""
@@ -119,6 +124,9 @@ def new(app: App, seats, rhom, mining_cost, leftover_gems, catapult_4th, public,
         rhom = seats == 1
     if catapult_4th and seats != 4:
         raise click.UsageError("--catapult-4th needs --seats 4")
+    if bots >= seats:
+        raise click.UsageError(f"--bots {bots} leaves you no seat: at most --bots {seats - 1} "
+                               f"with --seats {seats}")
     body = {
         "seats": seats,
         "rhom": rhom,
@@ -129,6 +137,8 @@ def new(app: App, seats, rhom, mining_cost, leftover_gems, catapult_4th, public,
         },
         "public": public,
     }
+    if bots:
+        body.update({"bots": bots, "bot_policy": bot_policy})
     optional = {
         "reminder_interval_hours": reminder_hours,
         "turn_deadline_hours": deadline_hours,

@@ -11,7 +11,7 @@ from client.app import App, emit_json, example, game_argument, pass_app
 from client.commands.acting import notation_line
 from client.http import Stale
 
-POLICY_NAMES = ("greedy", "random")
+POLICY_NAMES = ("greedy", "random", "strong")
 WAIT_SECONDS = 20
 
 
@@ -21,16 +21,17 @@ def choose(policy: str, view: dict, commands: list[dict], rng: random.Random) ->
     The engine's policies decide from what one seat may see, so the client needs no hidden state.
     """
     import engine
-    from engine import policies
+    from engine import bots
 
     parsed = [engine.command_from_dict(c) for c in commands]
-    return engine.command_to_dict(policies.choose(policy, view, parsed, rng))
+    return engine.command_to_dict(bots.choose(policy, view, parsed, rng))
 
 
 @click.command()
 @game_argument
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="greedy", show_default=True,
-              help="How to choose: the engine's greedy heuristic or a uniform random pick.")
+              help="How to choose: the engine's greedy heuristic, a uniform random pick, or the "
+                   "strong search (about 0.2 s a decision).")
 @click.option("--until-end", is_flag=True,
               help="Keep playing (and waiting for the others) until the game is over.")
 @click.option("--seed", default=None, help="Seed for the policy's choices (for repeatable runs).")
@@ -41,6 +42,7 @@ def choose(policy: str, view: dict, commands: list[dict], rng: random.Random) ->
 @example("""
 iridescia autoplay g7Kq2 --policy greedy
 iridescia autoplay g7Kq2 --policy random --until-end --seed 7
+iridescia autoplay g7Kq2 --policy strong --until-end
 """)
 def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None,
              max_commands: int, quiet: bool) -> None:
@@ -91,7 +93,7 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
 @click.option("--games", "game_count", type=click.IntRange(min=1), default=10, show_default=True,
               help="How many games to play.")
 @click.option("--seed", default="0", show_default=True, help="Seed of the first game.")
-@click.option("--policy", type=click.Choice(("random", "greedy", "cautious")), default="random",
+@click.option("--policy", type=click.Choice(("random", "greedy", "cautious", "strong")), default="random",
               show_default=True, help="The bot every human seat uses.")
 @click.option("--mining-cost", type=click.Choice(["1", "3"]), default="1", show_default=True,
               help="Coins per mining attempt.")

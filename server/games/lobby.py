@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import g
-from sqlalchemy import and_, bindparam
+from sqlalchemy import and_, bindparam, func
 from sqlmodel import Session, select
 
 from engine.wording import clean
@@ -27,6 +27,8 @@ from server.mail.outbox import dedupe_key
 from server.models import Game, Invitation, Outbox, Seat, User
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
+# Bot seats are named in the order they were created: "Bot Amber (strong)", ...
+BOT_NAMES = ("Amber", "Beryl", "Coral")
 SETTING_NAMES = ("reminder_interval_hours", "turn_deadline_hours", "absent_after_missed",
                  "rhom_delay_seconds", "removal_grace_hours")
 
@@ -46,8 +48,27 @@ def create_game(session: Session, user: User, data: dict[str, Any], now: datetim
     session.add(game)
     session.flush()
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now))
+    policy = data.get("bot_policy", "strong")
+    for name in BOT_NAMES[: data.get("bots", 0)]:
+        session.add(Seat(game_id=game.id, user_id=None, kind="bot", name=f"Bot {name} ({policy})",
+                         bot_policy=policy, joined_at=now))
     session.flush()
     return game
+
+
+def is_full(session: Session, game: Game) -> bool:
+    """Every seat is taken, by players or bots: the game can start."""
+    return len(players(session, game)) >= game.seats
+
+
+def players(session: Session, game: Game) -> list[Seat]:
+    """The seats that take part in the engine's game: humans and bots (not the Rhom)."""
+    return [m for m in members(session, game) if m.kind in ("human", "bot")]
+
+
+def player_id(seat: Seat) -> str:
+    """The engine's player id of a lobby seat: the user's id, or the bot seat's own."""
+    return f"bot-{seat.id}" if seat.kind == "bot" else str(seat.user_id)
 
 
 def engine_options(game: Game) -> dict[str, Any]:
@@ -89,7 +110,7 @@ _GAMES_OF_USER = (
 )
 _SEATS_OF_GAMES = (
     select(Seat.id, Seat.game_id, Seat.seat, Seat.user_id, Seat.kind, Seat.absent, Seat.joined_at,
-           User.name)
+           Seat.bot_policy, func.coalesce(User.name, Seat.name).label("name"))
     .outerjoin(User, User.id == Seat.user_id)
     .where(Seat.game_id.in_(bindparam("game_ids", expanding=True)))  # type: ignore[union-attr]
 )
@@ -169,14 +190,14 @@ def refuse_outsider(game: Any) -> None:
 def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
     locked(session, Game.id == game.id)  # no one joins or leaves while the seats are counted
     require_open(game)
-    humans = [m for m in members(session, game) if m.kind == "human"]
-    if len(humans) < game.seats:
-        missing = game.seats - len(humans)
+    seated = players(session, game)
+    if len(seated) < game.seats:
+        missing = game.seats - len(seated)
         fail(409, f"waiting for {missing} more player{'s' if missing > 1 else ''} to join",
-             joined=len(humans), seats=game.seats)
-    humans.sort(key=lambda m: (m.joined_at, m.id or 0))
+             joined=len(seated), seats=game.seats)
+    seated.sort(key=lambda m: (m.joined_at, m.id or 0))
     command = {"type": "start_game", "seat": None, "options": engine_options(game),
-               "player_ids": [str(m.user_id) for m in humans]}
+               "player_ids": [player_id(m) for m in seated]}
     import engine
 
     try:
@@ -202,8 +223,7 @@ def join(session: Session, user: User, code: str, now: datetime) -> Game:
     if seat_of(session, game, user) is not None:
         fail(409, f"you already play in game {game.id}", game_id=game.id)
     require_open(game)
-    humans = [m for m in members(session, game) if m.kind == "human"]
-    if len(humans) >= game.seats:
+    if is_full(session, game):
         fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now))
     session.flush()
@@ -363,8 +383,8 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
         "settings": {name: getattr(game, name) for name in SETTING_NAMES},
         "players": [
             {"seat": m.seat, "user_id": m.user_id,
-             "name": (name or "?") if m.kind == "human" else "Rhom",
-             "kind": m.kind, "absent": m.absent}
+             "name": "Rhom" if m.kind == "rhom" else (name or "?"),
+             "kind": m.kind, "absent": m.absent, "bot_policy": m.bot_policy}
             for m, name in rows
         ],
         "version": game.version,

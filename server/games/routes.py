@@ -83,14 +83,15 @@ class Games(MethodView):
                      e422="you have 10 open games, the most one player may have: start or "
                           "leave one of them before creating another")
     def post(self, data: dict):
-        """Create a game; you take the first seat. A 1-player (solo) game starts at once."""
+        """Create a game; you take the first seat, and `bots` seats go to server-side bots. A game
+        full from the start (solo, or you and bots only) starts at once."""
         user = require_user()
         session = db_session()
         now = utcnow()
         if data["seats"] > 1:
             invitation_limits.check_open_games(session, user)
         game = lobby.create_game(session, user, data, now)
-        if game.seats == 1:
+        if lobby.is_full(session, game):
             lobby.start_game(session, game, now, _actor(user.id))
         session.commit()
         return lobby.game_json(session, game, user)

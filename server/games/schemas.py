@@ -29,6 +29,11 @@ class GameSettingsSchema(ma.Schema):
     removal_grace_hours = fields.Integer(required=True)
 
 
+# The engine policies a bot seat may play with (engine.bots.POLICIES, less the absent players'
+# stand-in, which never spends a coin).
+BOT_POLICIES = ("strong", "greedy", "random")
+
+
 class GameCreateSchema(ma.Schema):
     seats = fields.Integer(required=True, validate=validate.Range(1, 4),
                            metadata={"description": "Number of human players (1-4)"})
@@ -54,6 +59,14 @@ class GameCreateSchema(ma.Schema):
         load_default=0, strict=True, validate=validate.Range(0, 24 * 3600),
         metadata={"description": "Seconds the Rhom waits before playing, so humans can follow; "
                                  "0: at once"})
+    bots = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(0, 3),
+        metadata={"description": "How many of the seats the server fills with bots (0-3); you "
+                                 "take one seat yourself, so at most seats - 1"})
+    bot_policy = fields.String(
+        load_default="strong", validate=validate.OneOf(BOT_POLICIES),
+        metadata={"description": "How the bots play: strong (a search, about 0.2 s a "
+                                 "decision), greedy (a one-step heuristic) or random"})
     removal_grace_hours = fields.Integer(
         load_default=0, strict=True, validate=validate.Range(0, 24 * 30),
         metadata={"description": "Hours a finished player has to choose a castle-row tile to "
@@ -65,6 +78,12 @@ class GameCreateSchema(ma.Schema):
         seats, rhom = data.get("seats"), data.get("rhom", False)
         if seats in (3, 4) and rhom:
             raise ma.ValidationError("the Rhom plays only with 1 or 2 players", "rhom")
+        bots = data.get("bots", 0)
+        if seats is not None and bots >= seats:
+            raise ma.ValidationError(
+                f"a game of {seats} seat{'s' if seats > 1 else ''} has room for at most "
+                f"{seats - 1} bot{'s' if seats != 2 else ''}: you take a seat yourself "
+                f"(ask for more seats or fewer bots)", "bots")
         variants = data.get("variants") or {}
         if variants.get("catapult_4th") and seats != 4:
             raise ma.ValidationError("catapult_4th needs 4 players", "variants")
@@ -81,8 +100,12 @@ class PlayerSchema(ma.Schema):
                           metadata={"description": "Engine seat (turn order); null before start"})
     user_id = fields.Integer(required=True, allow_none=True)
     name = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "human or rhom"})
+    kind = fields.String(required=True, metadata={"description": "human, rhom or bot (a seat the "
+                                                                 "server plays with bot_policy)"})
     absent = fields.Boolean(required=True)
+    bot_policy = fields.String(required=True, allow_none=True,
+                               metadata={"description": "The engine policy of a bot seat; null "
+                                                        "for the others"})
 
 
 class GameSchema(ma.Schema):

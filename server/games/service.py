@@ -298,7 +298,9 @@ def _seat_players(session: Session, game: Game, state: Any, now: datetime) -> No
     import engine
 
     public = engine.view(state, None)
-    members = {str(s.user_id): s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
+    from server.games.lobby import player_id
+
+    members = {player_id(s): s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
     for player in public["players"]:
         if player["kind"] == "rhom":
             session.add(Seat(game_id=game.id, seat=player["seat"], user_id=None, kind="rhom",

@@ -47,7 +47,7 @@ class SeatRow:
 
     id: int
     seat: int
-    kind: str  # human | rhom
+    kind: str  # human | rhom | bot
     user_id: int | None
     missed_turns: int
     absent: bool

@@ -97,7 +97,8 @@ def _seat_names(session, game: Game) -> dict[int, str]:
         .where(Seat.game_id == game.id)
     ).all()
     return {
-        seat.seat: ("the Rhom" if seat.kind == "rhom" or user is None else user.name)
+        seat.seat: (seat.name or "a bot") if seat.kind == "bot" else
+        ("the Rhom" if seat.kind == "rhom" or user is None else user.name)
         for seat, user in rows
         if seat.seat is not None
     }

@@ -4,6 +4,9 @@
 - a removal turn, after the game's grace period: `automatic_command` removes the tile that hurts
   the players still exploring the least (`engine.policies.default_removal`); with a grace period
   the player was told it was their turn, so they are told which tile went;
+- a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
+  turn from the seat's view, thought out before the game is locked (bot_turns.py); its removal
+  turns are the server's automatic removal; nobody is told;
 - a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
   whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
@@ -26,7 +29,7 @@ from sqlalchemy import and_, func, or_, update
 from sqlmodel import select
 
 from server.db import session_scope
-from server.models import Event, Game, Snapshot
+from server.models import Event, Game, Seat, Snapshot
 from server.notifications import (
     SERVER_ACTOR,
     enqueue,
@@ -36,6 +39,7 @@ from server.notifications import (
     write_seat,
 )
 from server.notifications.policy import Participant, played_for_you
+from server.scheduler.bot_turns import bot_turn, plan_bot_turns
 from server.scheduler.claims import claim_games
 from server.scheduler.timers import HUMAN_DECISIONS
 
@@ -68,8 +72,12 @@ def play_due_turns(db, now: datetime, budget=None) -> list[AutomaticTurn]:
     `budget` (server.scheduler.budget.Budget, asked before each game) has time left."""
     played: list[AutomaticTurn] = []
     given_up: set[str] = set()
+    thinking = None if budget is None else type(budget)(budget.seconds)
+    plans = plan_bot_turns(db, now, thinking, AUTOMATIC_BATCH)
+    if budget is not None:
+        budget.restart()  # the thinking is not the game work's time
     while True:
-        batch = play_batch(db, now, budget, given_up)
+        batch = play_batch(db, now, budget, given_up, plans)
         if batch is None:
             return played
         played.extend(batch)
@@ -77,12 +85,14 @@ def play_due_turns(db, now: datetime, budget=None) -> list[AutomaticTurn]:
             return played
 
 
-def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None):
+def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None,
+               plans: dict | None = None):
     """Claim up to `AUTOMATIC_BATCH` games with an automatic turn due at `now` and play them in
     one transaction, one savepoint each, asking `budget` before each game after the first (the
     games left over stay due). Returns the turns played, None when no game was due. Games
     in `given_up` (failed in this tick) are not claimed again; a failing game is added."""
     given_up = set() if given_up is None else given_up
+    plans = {} if plans is None else plans
     turns: list[AutomaticTurn] = []
     failed: list[str] = []
     lost_batch = False
@@ -98,7 +108,7 @@ def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None)
                 break  # the rest stay due for the next batch or tick
             savepoint = session.begin_nested()
             try:
-                turn = _play(session, game, now)
+                turn = _play(session, game, now, plans)
                 savepoint.commit()
             except Exception:
                 log.exception(
@@ -201,7 +211,7 @@ def _apply(session, game: Game, state, command, now: datetime):
     return apply_command(session, game, command, SERVER_ACTOR, now, state_before=state).state
 
 
-def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
+def _play(session, game: Game, now: datetime, plans: dict) -> AutomaticTurn | None:
     import engine
     from engine.policies import automatic_command, cautious_policy
     from server.games.service import load_state
@@ -244,6 +254,8 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
         raise RuntimeError(f"game {game.id}: nothing automatic to do for pending kind {kind!r}")
 
     row = _seat(session, game, seat)
+    if row is not None and row.kind == "bot":
+        return _play_bot(session, game, state, seat, now, plans)
     absent = row is not None and row.absent
     turn = AutomaticTurn(game.id, seat, "absent" if absent else "deadline", game.version)
     while engine.current_player(state) == seat and not engine.is_terminal(state):
@@ -281,6 +293,23 @@ def _play(session, game: Game, now: datetime) -> AutomaticTurn | None:
         )
     if row.user_id is not None:
         _tell(session, game, row, turn, turn_started_at, now, reason)
+    return turn
+
+
+def _play_bot(session, game: Game, state, seat: int, now: datetime, plans: dict) -> AutomaticTurn:
+    """A bot seat's whole turn: the plan thought out before the lock (bot_turns.py), or, when
+    the game moved on since, the turn thought out now."""
+    import engine
+
+    row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).one()
+    commands = plans.get((game.id, game.version))
+    if commands is None:
+        commands = bot_turn(game.seed, game.version, state, seat, row.bot_policy)
+    turn = AutomaticTurn(game.id, seat, "bot", game.version)
+    for command in commands:
+        turn.commands.append(engine.command_to_dict(command))
+        state = _apply(session, game, state, command, now)
+    turn.said.append(("game %s: %s played seat %d's turn", game.id, row.name, seat))
     return turn
 
 

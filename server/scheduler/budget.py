@@ -21,6 +21,12 @@ class Budget:
         self._longest = 0.0  # the longest time between two looks: a unit of work
         self.exhausted = False
 
+    def restart(self) -> None:
+        """Count from now, as if just created."""
+        self._started = self._last = self._timer()
+        self._longest = 0.0
+        self.exhausted = False
+
     def left(self) -> bool:
         """True while there is time for one more unit of work; False from then on."""
         if self.exhausted:

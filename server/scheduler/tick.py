@@ -27,6 +27,7 @@ from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
 from server.models import SchedulerTick
 from server.scheduler.automatic import AutomaticTurn, play_batch
+from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.budget import Budget
 from server.scheduler.clock import Clock, system_clock
 from server.scheduler.nudges import Nudge, nudge_batch
@@ -93,16 +94,22 @@ class Ticker:
         report = TickReport()
         budget = Budget(self.budget_seconds, self.timer)
         given_up: set[str] = set()  # games whose automatic turn failed in this tick
+        plans: dict = {}  # bot turns thought out before their games are locked
         steps = {
             "send reminders": lambda: _add(report.nudges, nudge_batch(self.db, now)),
             "play automatic turns": lambda: _add(
-                report.automatic, play_batch(self.db, now, budget, given_up)
+                report.automatic, play_batch(self.db, now, budget, given_up, plans)
             ),
         }
         if self._ticks % 2:
             steps = dict(reversed(steps.items()))
         self._ticks += 1
         with self.app.app_context():
+            # Thinking has a budget of its own (the first bot turn is always thought out), and
+            # the game work's budget starts after it: a long thought never starves the turns.
+            plans.update(self._guarded("plan bot turns", plan_bot_turns, self.db, now,
+                                       Budget(self.budget_seconds, self.timer), {}))
+            budget.restart()
             # One batch of each step in turn (and the other first in the next tick): neither
             # can spend the budget while the other waits. The budget is asked before each
             # batch (and by play_batch before each game).

@@ -1,8 +1,9 @@
 """Due times on the game row: when the scheduler next has something to do for a game.
 
 - `automatic_due_at`: when the server plays the pending decision itself: the Rhom's turn after
-  the game's `rhom_delay_seconds`; a removal turn after `removal_grace_hours` (0: at once); an
-  absent seat at once; a human's turn at its deadline.
+  the game's `rhom_delay_seconds`; a bot seat's turn (or removal) after the same delay; a removal
+  turn after `removal_grace_hours` (0: at once); an absent seat at once; a human's turn at its
+  deadline.
 - `deadline_at`: a human's turn start + `turn_deadline_hours` (0: no deadline, never auto-played).
 - `next_reminder_at`: the next nudge: a reminder every `reminder_interval_hours` (0: none) while
   the turn is pending, then one deadline warning when `warning_lead` is left; none after it.
@@ -73,7 +74,11 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
             return seat_row(session, game, game.current_seat)
         return next((s for s in seats if s.seat == game.current_seat), None)
 
-    if kind == "rhom":
+    bot = kind in HUMAN_DECISIONS or kind == "removal"
+    if bot:
+        seat = seat_to_act()
+        bot = seat is not None and seat.kind == "bot"
+    if kind == "rhom" or bot:
         game.automatic_due_at = start + timedelta(seconds=game.rhom_delay_seconds)
     elif kind == "removal":
         seat = seat_to_act()

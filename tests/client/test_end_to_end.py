@@ -222,3 +222,32 @@ def test_autoplay_plays_a_turn_on_one_read_of_the_legal_commands(run, live):
     lines = result.output.splitlines()
     assert len(lines) == len(posts) + 1 and lines[-1].startswith(f"Sent {len(posts)} commands.")
     assert len(reads) == 2
+
+
+def test_a_game_against_a_bot_seat_and_my_turn_played_by_the_strong_search(run, live, monkeypatch):
+    import engine
+    from engine.bots import strong
+    from server.games import service
+
+    monkeypatch.setattr(strong, "DEFAULT_BUDGET", strong.Budget(playouts=4))
+    # A seed under which the creator (first in the lobby) plays first.
+    seed = next(f"bot-e2e-{i}" for i in range(100) if engine.rng_for(f"bot-e2e-{i}", 0).randrange(2) == 0)
+    monkeypatch.setattr(service, "new_seed", lambda: (seed, service.seed_hash(seed)))
+    cli = profile_runner(run, live)
+    register(cli, "ada", "Ada")
+    refused = cli("ada", "new", "--seats", "2", "--bots", "2")
+    assert refused.exit_code == 2 and "at most --bots 1 with --seats 2" in refused.output
+    created = cli("ada", "new", "--seats", "2", "--bots", "1", "--bot-policy", "greedy", "--json")
+    assert created.exit_code == 0, created.output
+    game = json.loads(created.output)
+    assert game["status"] == "active" and game["is_my_turn"]  # me and a bot: nobody to wait for
+    [bot] = [p for p in game["players"] if p["kind"] == "bot"]
+    assert bot["name"] == "Bot Amber (greedy)" and bot["user_id"] is None
+    played = cli("ada", "autoplay", game["id"], "--policy", "strong", "--seed", "1")
+    assert played.exit_code == 0, played.output
+    lines = played.output.splitlines()
+    assert len(lines) >= 3 and lines[-1].startswith("Sent ")
+    # The server's bot plays its turn by itself; then it is my turn again.
+    waited = cli("ada", "wait", game["id"], "--timeout", "60")
+    assert waited.exit_code == 0, waited.output
+    assert game_json(cli, "ada", game["id"])["is_my_turn"]
