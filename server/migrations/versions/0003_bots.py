@@ -1,7 +1,7 @@
 """seats: bot seats, played by the server with an engine policy (a name and the policy)
 
 Revision ID: 0003_bots
-Revises: 0003_harden_a
+Revises: 0003_pbem_in
 Create Date: 2026-12-01 10:00:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0003_bots'
-down_revision = '0003_harden_a'
+down_revision = '0003_pbem_in'
 branch_labels = None
 depends_on = None
 
