@@ -10,7 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface
 from flask_smorest import Api
 
-from server import auth, db, errors, json_codec, parsing
+from server import auth, db, errors, json_codec, parsing, wakeups
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -81,6 +81,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.session_interface = NoCookieSessions()
 
     db.init_app(app)
+    wakeups.init_app(app)
     api = IridesciaApi(app)
     api.spec.components.security_scheme(
         "bearerAuth",

@@ -26,26 +26,29 @@ def main() -> None:
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--no-scheduler", is_flag=True, help="Do not run the embedded scheduler.")
 def serve(host: str, port: int, no_scheduler: bool) -> None:
-    """Serve the API (development server). A SQLite database is migrated first; the
+    """Serve the API in one process (uvicorn). A SQLite database is migrated first; the
     scheduler (reminders, deadlines, automatic turns, mail) runs in the same process.
 
     \b
     Example:
         IRIDESCIA_DATABASE_URL=sqlite:///var/game.db iridescia-server serve --port 8000
     """
-    from server import create_app
+    import uvicorn
+
+    from server.asgi import create_asgi_app
     from server.db import default_sqlite_path
     from server.migrate import upgrade
 
     settings = Settings.load()
     if default_sqlite_path(settings.DATABASE_URL) is not None:
         upgrade(settings.DATABASE_URL)
-    app = create_app()
+    front = create_asgi_app()
     if not no_scheduler:
         scheduler = _optional_module("server.scheduler")
         if scheduler is not None and hasattr(scheduler, "start_embedded"):
-            scheduler.start_embedded(app)
-    app.run(host=host, port=port, threaded=True, use_reloader=False)
+            scheduler.start_embedded(front.app)
+    # One process, the same front as under gunicorn: a long-poll waits without a thread.
+    uvicorn.run(front, host=host, port=port, log_level="info", lifespan="on")
 
 
 @main.group()

@@ -11,6 +11,7 @@ from flask import g
 from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
+from server import wakeups
 from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
 from server.errors import fail
 from server.games import service
@@ -191,6 +192,7 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
     session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
     dedupe_key = f"invite:{game.id}:{email}"
     if session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+        wakeups.note(session, "mail")
         session.add(Outbox(
             dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
