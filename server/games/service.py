@@ -193,7 +193,7 @@ def apply_command(
         # At the commit: the game's long-polls, the mail job for what was queued, the tick for a
         # turn the server is to play (server/wakeups).
         wakeups.note(session, f"g:{game.id}", *(["mail"] if queued else []),
-                     *(["due"] if game.automatic_due_at is not None else []))
+                     *(["due"] if wakeups.due_soon(game.automatic_due_at, now) else []))
     if orm:
         CACHE.put_after_commit(session, game.id, new_version, state_after)
     return Applied(rows, state_after)

@@ -21,11 +21,14 @@ import random
 import socket
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
-from server.db import app_engine, session_scope
+from sqlalchemy import func, select
+
+from server.db import app_engine, read_only, session_scope
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
-from server.models import SchedulerTick
+from server.models import Game, SchedulerTick
 from server.scheduler.automatic import AutomaticTurn, play_batch
 from server.scheduler.budget import Budget
 from server.scheduler.clock import Clock, system_clock
@@ -124,6 +127,19 @@ class Ticker:
             )
         return report
 
+    def next_due_in(self, report: TickReport | None) -> float | None:
+        """Seconds until the earliest automatic turn or reminder due (None: none is known, or the
+        tick ran out of time: the rest waits for the interval, leaving players the machine)."""
+        if report is None or report.out_of_time:
+            return None
+        with session_scope(read_only(self.db)) as session:
+            times = session.execute(
+                select(func.min(Game.automatic_due_at), func.min(Game.next_reminder_at))
+                .where(Game.status == "active")
+            ).one()
+        due = [_aware(t) for t in times if t is not None]
+        return (min(due) - self.clock()).total_seconds() if due else None
+
     def deliver(self) -> FlushReport:
         """Render and send the mail due now until none is left (each message at most once)."""
         now = self.clock()
@@ -161,6 +177,11 @@ class Ticker:
                 row = SchedulerTick(name=self.name, last_tick_at=now)
             row.last_tick_at = now
             session.add(row)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives the stored UTC times back without their zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _add(done: list, batch: list | None) -> bool:

@@ -16,6 +16,8 @@ else PostgreSQL's LISTEN/NOTIFY on PostgreSQL, else a watcher of the SQLite file
 from __future__ import annotations
 
 import logging
+import os
+from datetime import UTC
 from typing import Any
 
 from flask import Flask, current_app, has_app_context
@@ -38,6 +40,7 @@ log = logging.getLogger(__name__)
 _PENDING = "iridescia_wakeups"
 _NOTIFY = Prepared(select(func.pg_notify(bindparam("channel"), bindparam("payload"))))
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+DEFAULT_INTERVAL_SECONDS = 5.0  # the scheduler's (server/scheduler), read here without it
 
 
 class Wakeups:
@@ -102,6 +105,24 @@ def note(unit, *topics: str) -> None:
     pending[1].update(new)
     if wakeups.channel.notifies_in_transaction:
         _NOTIFY.first(sql(unit), {"channel": CHANNEL, "payload": " ".join(sorted(new))})
+
+
+def due_soon(due_at, now) -> bool:
+    """Whether an automatic turn due at ``due_at`` should wake the scheduler now: when it falls
+    within the scheduler's interval (a later one the scheduler's next tick finds and sleeps
+    until)."""
+    if due_at is None:
+        return False
+    if due_at.tzinfo is None:
+        due_at = due_at.replace(tzinfo=UTC)
+    config = current_app.config if has_app_context() else {}
+    raw = config.get("SCHEDULER_INTERVAL_SECONDS") or os.environ.get(
+        "IRIDESCIA_SCHEDULER_INTERVAL_SECONDS")
+    try:
+        interval = float(raw) if raw else DEFAULT_INTERVAL_SECONDS
+    except ValueError:
+        interval = DEFAULT_INTERVAL_SECONDS
+    return (due_at - now).total_seconds() <= interval
 
 
 def committed(info: dict) -> None:

@@ -37,9 +37,12 @@ class Waiter:
 
 
 class ThreadWaiter(Waiter):
-    def __init__(self, hub: Hub, topic: str, seen: int | None) -> None:
+    """Sets an event; several waiters may share one (a scheduler job woken by two topics)."""
+
+    def __init__(self, hub: Hub, topic: str, seen: int | None,
+                 event: threading.Event | None = None) -> None:
         super().__init__(hub, topic, seen)
-        self._event = threading.Event()
+        self._event = event or threading.Event()
 
     def wake(self) -> None:
         super().wake()
@@ -77,6 +80,9 @@ class Hub:
 
     def thread_waiter(self, topic: str, seen: int | None = None) -> ThreadWaiter:
         return self._add(ThreadWaiter(self, topic, seen))
+
+    def event_waiter(self, topic: str, event: threading.Event) -> ThreadWaiter:
+        return self._add(ThreadWaiter(self, topic, None, event))
 
     def async_waiter(self, topic: str, seen: int | None = None) -> AsyncWaiter:
         return self._add(AsyncWaiter(self, topic, seen))

@@ -2,7 +2,6 @@
 process."""
 
 import time
-from datetime import timedelta
 
 from sqlmodel import select
 
@@ -57,8 +56,7 @@ def test_embedded_scheduler_ticks_and_sends_mail_in_the_background(app, clock, t
             time.sleep(0.05)
         assert [tick.last_tick_at for tick in ticks] == [clock()]
         assert [f.name for f in (tmp_path / "outbox").glob("*.eml")] == ["hello.eml"]
-        assert sorted(job.id for job in scheduler.get_jobs()) == ["mail", "tick"]
-        for job in scheduler.get_jobs():
-            assert job.trigger.interval == timedelta(seconds=0.05)
+        assert sorted(scheduler.jobs) == ["mail", "tick"]
+        assert {job.interval for job in scheduler.jobs.values()} == {0.05}
     finally:
         scheduler.shutdown(wait=True)
