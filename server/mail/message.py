@@ -1,15 +1,38 @@
 """An outbox row becomes an email: text and HTML parts, a stable Message-ID, List-Unsubscribe."""
 
+import functools
 import hashlib
+from email import policy
+from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
 from server.mail.settings import MailSettings
 
 
+class _CachedHeaderClasses(HeaderRegistry):
+    """The standard registry makes a new class with `type()` for every header it parses (17 per
+    mail): a fifth of building a message. The class for a name never changes: made once."""
+
+    @functools.cache  # noqa: B019 - one registry for the process, never collected anyway
+    def __getitem__(self, name):
+        return super().__getitem__(name)
+
+
+# email.policy.default (headers parsed and checked: CR/LF in a value is refused), faster.
+POLICY = policy.default.clone(header_factory=_CachedHeaderClasses())
+# What goes on the wire: the same, with CRLF line ends (what smtplib.send_message writes).
+WIRE_POLICY = POLICY.clone(linesep="\r\n")
+
+
+def wire_bytes(message: EmailMessage) -> bytes:
+    """The message as an SMTP server receives it, flattened once."""
+    return message.as_bytes(policy=WIRE_POLICY)
+
+
 def build_message(row, settings: MailSettings) -> EmailMessage:
     """`row` has to_email, subject, text_body, html_body, dedupe_key and created_at."""
-    message = EmailMessage()
+    message = EmailMessage(policy=POLICY)
     message["From"] = settings.from_address
     message["To"] = row.to_email
     message["Subject"] = row.subject
