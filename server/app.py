@@ -10,7 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface
 from flask_smorest import Api
 
-from server import auth, db, errors, json_codec, parsing, wakeups
+from server import db, errors, json_codec, parsing, rate_limits, wakeups
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -88,7 +88,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         {"type": "http", "scheme": "bearer", "description": "The API token from POST /users"},
     )
     errors.init_app(app)
-    auth.init_app(app)
+    rate_limits.init_app(app)
     parsing.init_app(app)
 
     from server.games import service

@@ -12,7 +12,14 @@ from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
 from server import wakeups
-from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
+from server.auth import (
+    authenticated,
+    bearer_token,
+    current_user,
+    hash_token,
+    refuse_token,
+    require_user,
+)
 from server.errors import fail
 from server.games import service
 from server.models import Game, Invitation, Outbox, Seat, User
@@ -132,13 +139,15 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
         user = require_user() if required else current_user()
         game, seat = visible_game(session, game_id, user)
         return user, game, seat
+    token_hash = hash_token(token)
     row = session.exec(
         _CALLER_GAME_AND_SEAT,  # type: ignore[call-overload]
-        params={"token_hash": hash_token(token), "game_id": game_id},
+        params={"token_hash": token_hash, "game_id": game_id},
     ).first()
     if row is None:
         refuse_token()
     user, game, seat = row
+    authenticated(token_hash, user.id)
     g.current_user = user
     require_visible(game_id, game, member=seat is not None)
     return user, game, seat

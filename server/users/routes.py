@@ -6,12 +6,13 @@ from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from server.auth import SECURITY_REQUIRED, hash_token, new_token, require_user
+from server.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
 from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
 from server.models import User
 from server.parsing import Blueprint
+from server.rate_limits import KNOWN_TOKENS, spend_account_request
 from server.users.schemas import (
     NewUserSchema,
     PreferencesSchema,
@@ -35,6 +36,7 @@ class Users(MethodView):
     @document_errors(400, 409, 413, 422, 429)
     def post(self, data: dict):
         """Register: returns your API token (once)."""
+        spend_account_request()
         session = db_session()
         if session.exec(select(User).where(User.email == data["email"])).first() is not None:
             fail(409, f"the email {data['email']} is already registered")
@@ -46,6 +48,7 @@ class Users(MethodView):
         except IntegrityError:
             session.rollback()
             fail(409, f"the email {data['email']} is already registered")
+        authenticated(user.token_hash, user.id)
         return {"id": user.id, "name": user.name, "email": user.email, "token": token}
 
 
@@ -68,10 +71,12 @@ class Token(MethodView):
         """Rotate your API token: the new one is returned once, the old one stops working."""
         user = require_user()
         token = new_token()
+        KNOWN_TOKENS.forget(user.token_hash)
         user.token_hash = hash_token(token)
         session = db_session()
         session.add(user)
         session.commit()
+        authenticated(user.token_hash, user.id)
         return {"token": token}
 
 
