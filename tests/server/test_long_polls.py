@@ -50,7 +50,8 @@ def channel(request) -> str:
 def local(database_url, channel):
     """This process's own app on the server's database and channel: the "other process" that
     commits."""
-    config = {"DATABASE_URL": database_url, "TESTING": True}
+    config = {"DATABASE_URL": database_url, "TESTING": True, "RATE_LIMIT": 0,
+              "ACCOUNT_REQUESTS_PER_HOUR": 100_000}
     if channel == "redis":
         config["WAKEUP_URL"] = REDIS_URL
     app = create_app(config)
