@@ -4,7 +4,8 @@
                             [--backend sqlite --backend postgresql] [--skip-posts] [--skip-follow]
 
 For each database, the app is served as deploy/ serves it: gunicorn, 2 uvicorn workers, the
-ASGI front (server/asgi.py).
+ASGI front (server/asgi.py); ``--server gthread`` or ``sync`` serves the posts' part with the
+Flask app alone under those gunicorn workers instead, for comparison.
 
 1. **Posts beside open waits** (issue 16, finding 6): ``--clients`` processes post commands
    (bench/api's `commands` load) while another process holds N long-polls open (``GET
@@ -44,6 +45,10 @@ TARGET_P99_RATIO = 1.5
 TARGET_FOLLOW_SECONDS = 1.0
 FRONT = "server.asgi:create_asgi_app()"
 UVICORN = "uvicorn_worker.UvicornWorker"
+# --server: the front as deployed, or for comparison the Flask app alone under gunicorn's
+# gthread workers (deploy/ until issue 16: a wait holds a thread) or sync ones (bench/api's).
+SERVERS = {"front": (FRONT, UVICORN), "gthread": ("server:create_app()", "gthread"),
+           "sync": ("server:create_app()", "sync")}
 
 
 def load_average() -> str:
@@ -283,23 +288,38 @@ def report_delays(backend: str, what: str, delays: list[float]) -> None:
           f"{TARGET_FOLLOW_SECONDS:g} s: {verdict})", flush=True)
 
 
-def run_backend(backend: str, args, workdir: Path) -> None:
+def fresh_database(backend: str, workdir: Path, name: str) -> str:
+    """Each part its own database: the posts' part leaves thousands of mails queued (it runs no
+    scheduler), which the follow part would otherwise deliver first."""
     from server.migrate import upgrade
 
-    name = "iridescia_bench_wakeups"
-    url = servers.sqlite_url(workdir) if backend == "sqlite" else servers.fresh_postgres_url(name)
+    if backend == "sqlite":
+        (workdir / name).mkdir()
+        url = servers.sqlite_url(workdir / name)
+    else:
+        url = servers.fresh_postgres_url(name)
     upgrade(url)
+    return url
+
+
+def run_backend(backend: str, args, workdir: Path) -> None:
+    names = ["iridescia_bench_wakeups", "iridescia_bench_follow"]
     try:
         if not args.skip_posts:
+            url = fresh_database(backend, workdir, names[0])
             env = servers.server_env(url, workdir, IRIDESCIA_LONG_POLL_MAX_PER_CLIENT="100000")
-            with servers.gunicorn(FRONT, env, workdir, "/api/v1/health",
-                                  worker_class=UVICORN) as (port, _pid):
+            app, worker_class = SERVERS[args.server]
+            if args.server == "gthread":  # what deploy/ ran before: 8 threads a worker
+                env["GUNICORN_CMD_ARGS"] = "--threads 8"
+            with servers.gunicorn(app, env, workdir, "/api/v1/health",
+                                  worker_class=worker_class) as (port, _pid):
                 posts_beside_waits(backend, port, args)
         if not args.skip_follow:
-            follow(backend, url, workdir, args)
+            follow(backend, fresh_database(backend, workdir, names[1]), workdir, args)
     finally:
         if backend == "postgresql":
-            servers.drop_postgres(name)
+            for name in names:
+                servers.drop_postgres(name)
 
 
 def main(argv: list[str]) -> int:
@@ -312,6 +332,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--follow-seconds", type=float, default=20)
     parser.add_argument("--rhom-turns", type=int, default=20)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
+    parser.add_argument("--server", choices=sorted(SERVERS), default="front",
+                        help="what serves the posts beside the waits (default: the front)")
     parser.add_argument("--skip-posts", action="store_true")
     parser.add_argument("--skip-follow", action="store_true")
     args = parser.parse_args(argv)
