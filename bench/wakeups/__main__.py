@@ -114,8 +114,9 @@ def posts_beside_waits(backend: str, port: int, args) -> dict:
                 if holder is not None:
                     holder.terminate()
                     holder.join()
-            if errors:
-                raise RuntimeError(f"clients failed: {errors[:3]}")
+            if errors:  # e.g. timed out behind waits that hold every thread (--server gthread)
+                print(f"{backend:<10} round {round_number} {count:>3} open waits: "
+                      f"{len(errors)} client(s) failed: {errors[0]}", flush=True)
             posts = [seconds * 1000 for kind, status, seconds in records
                      if kind == "command" and status == 201]
             failed = [status for kind, status, _ in records if status >= 500]
