@@ -57,13 +57,15 @@ def fill(app, games: int, commands: int, rng: random.Random) -> None:
 
 
 def requeue(engine) -> int:
-    """Every notice pending again, unrendered, due now: what a post leaves behind."""
+    """Every game notice (rendered from its game's version) pending again, unrendered, due
+    now: what a post leaves behind. Mail stored with its words (invitations, account mail) is
+    left alone."""
     from sqlalchemy import update
 
     from server.models import Outbox
 
     with engine.begin() as connection:
-        return connection.execute(update(Outbox).where(Outbox.kind != "invitation").values(
+        return connection.execute(update(Outbox).where(Outbox.version.is_not(None)).values(
             status="pending", attempts=0, next_attempt_at=datetime.now(UTC), subject=None,
             text_body=None, html_body=None, sent_at=None, last_error=None)).rowcount
 
