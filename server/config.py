@@ -52,6 +52,40 @@ class Settings:
     """Registrations and token-recovery requests (each mails an address) an hour per client
     address; more answer 429."""
 
+    INVITATIONS_PER_USER_HOUR: int = 20
+    """Invitations one user may send an hour (mailed or not); more answer 429 saying when they
+    may invite again. 0: no limit."""
+
+    INVITATIONS_PER_USER_DAY: int = 50
+    """Invitations one user may send a day (mailed or not); more answer 429. 0: no limit."""
+
+    INVITATIONS_PER_ADDRESS_HOUR: int = 2
+    """Invitation mails one address may get an hour, whoever sends them; more answer 429.
+    0: no limit."""
+
+    INVITATIONS_PER_ADDRESS_DAY: int = 5
+    """Invitation mails one address may get a day, whoever sends them; more answer 429.
+    0: no limit."""
+
+    INVITATION_QUIET_DAYS: int = 14
+    """An address no confirmed account has is mailed one invitation, then no other for this
+    many days (the invitation is recorded and its join code answered, not mailed). Invitations
+    are mailed only for inviters whose own address is confirmed."""
+
+    OPEN_GAMES_PER_USER: int = 10
+    """Games one user may have created that have not started yet; more answer 422. 0: no
+    limit."""
+
+    VERIFICATION_LINK_HOURS: int = 48
+    """How long the link that confirms an address works, in hours."""
+
+    RECOVERY_LINK_HOURS: int = 2
+    """How long a link to a new token works, in hours (it works once)."""
+
+    ACCOUNT_MAILS_PER_ADDRESS_DAY: int = 5
+    """Account mails (confirmation links, "someone tried to register your address", token
+    recovery) one address may get a day, whoever asks for them."""
+
     TRUSTED_PROXIES: int = 0
     """How many reverse proxies in front of the server set X-Forwarded-For and
     X-Forwarded-Proto (werkzeug's ProxyFix): the client address of the rate limits is then the

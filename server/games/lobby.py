@@ -11,6 +11,7 @@ from flask import g
 from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
+from engine.wording import clean
 from server import wakeups
 from server.auth import (
     authenticated,
@@ -197,23 +198,42 @@ def join(session: Session, user: User, code: str, now: datetime) -> Game:
 
 
 def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
-           now: datetime) -> None:
-    session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
+           now: datetime, mail: bool = True) -> bool:
+    """Record the invitation and, when ``mail`` (server/games/invitation_limits.py), queue its
+    mail unless this game's invitation was queued for the address already. True if queued."""
+    invitation = Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now,
+                            mailed=False)
+    session.add(invitation)
     dedupe_key = f"invite:{game.id}:{email}"
-    if session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+    if mail and session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+        invitation.mailed = True
         wakeups.note(session, "mail")
         session.add(Outbox(
             dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
-            kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
-            text_body=(
-                f"{inviter.name} invites you to play Gems of Iridescia ({game.seats} players).\n\n"
-                f"Join with the code {game.join_code}:\n\n"
-                f"    iridescia join {game.join_code}\n\n"
-                f"No account yet? Register at {base_url} first (iridescia register).\n"
-            ),
+            kind="invitation",
+            subject=f"{clean(inviter.name)} invites you to a game of Gems of Iridescia",
+            text_body=invitation_text(clean(inviter.name), game, email, base_url),
             status="pending", next_attempt_at=now, created_at=now,
         ))
     session.flush()
+    return invitation.mailed
+
+
+def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
+    """How to join by replying (nothing to install) or with the CLI (with the right server)."""
+    server = base_url.rstrip("/")
+    return (
+        f"{inviter} invites you to play Gems of Iridescia ({game.seats} players), "
+        f"game {game.id}.\n\n"
+        "To play by email, reply to this message with the one word\n\n"
+        "    join\n\n"
+        "and you are seated (an account is made for this address). Then every move is a reply\n"
+        "too: each email tells what happened, shows the board and lists what you may type.\n\n"
+        "To play from a terminal instead, with the iridescia command line client:\n\n"
+        f"    iridescia --server {server} register --name YOUR-NAME --email {email}\n"
+        f"    iridescia join {game.join_code}\n\n"
+        f"(the join code is {game.join_code}; the server is {server}).\n"
+    )
 
 
 def games_of(session: Session, user: User) -> list[Any]:

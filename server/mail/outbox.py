@@ -20,11 +20,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
+from server.mail import consent
 from server.mail.backoff import MAX_ATTEMPTS, retry_delay
 from server.mail.message import build_message
 from server.mail.settings import MailSettings
@@ -46,6 +47,7 @@ class FlushReport:
     retrying: list[int] = field(default_factory=list)
     parked: list[int] = field(default_factory=list)
     skipped: list[int] = field(default_factory=list)  # taken over by another scheduler
+    withheld: list[int] = field(default_factory=list)  # to an unconfirmed address (consent.py)
 
 
 def _claim(session: Session, now: datetime, count: int) -> list[Outbox]:
@@ -92,21 +94,27 @@ def flush_outbox(
             with session_scope(engine) as session:
                 now = clock()
                 rows = _claim(session, now, min(CLAIM_BATCH, remaining))
+                stopped = consent.withheld(session, rows)
                 for row in rows:
                     row.attempts += 1
                     row.next_attempt_at = now + CLAIM_LEASE
+                    if row.id in stopped:
+                        row.status, row.last_error = "withheld", stopped[row.id]
+                        report.withheld.append(row.id)
                     session.add(row)
                 session.flush()
+                roots = thread_roots(session, rows)
             if not rows:
                 break
             remaining -= len(rows)
+            rows = [row for row in rows if row.id not in stopped]
             unstarted = list(rows)
             try:
                 rendered = _render(engine, [row for row in rows if row.text_body is None])
                 while unstarted:
                     row = unstarted.pop(0)
                     _send_one(engine, transport, settings, clock, rng, row,
-                              rendered.get(row.id), report)
+                              rendered.get(row.id), report, roots.get(row.id))
             finally:
                 _release(engine, unstarted, clock())
     return report
@@ -225,8 +233,33 @@ def render_pending(engine, limit: int | None = None) -> int:
     return done
 
 
+def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
+    """The dedupe key of the first email of each row's game to the row's address, by row id:
+    every later email of that game to them replies to it, so a mail client shows one thread."""
+    games = {row.game_id for row in rows if row.game_id is not None}
+    if not games:
+        return {}
+    first = (
+        select(func.min(Outbox.id))
+        .where(Outbox.game_id.in_(games))
+        .group_by(Outbox.game_id, func.lower(Outbox.to_email))
+    )
+    keys = {
+        (game_id, email.lower()): key
+        for game_id, email, key in session.exec(
+            select(Outbox.game_id, Outbox.to_email, Outbox.dedupe_key).where(Outbox.id.in_(first))
+        )
+    }
+    return {
+        row.id: keys[(row.game_id, row.to_email.lower())]
+        for row in rows
+        if (row.game_id, row.to_email.lower()) in keys
+    }
+
+
 def _send_one(
-    engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport
+    engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport,
+    thread_root: str | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -240,7 +273,7 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings)
+            message = build_message(row, settings, thread_root)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error

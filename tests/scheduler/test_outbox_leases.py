@@ -19,6 +19,7 @@ from server.db import session_scope
 from server.mail import MailSettings
 from server.mail.outbox import CLAIM_BATCH, flush_outbox
 from server.models import Outbox
+from tests.accounts import add_confirmed_user
 
 MAILS = 30
 LOCK = threading.Lock()
@@ -52,6 +53,7 @@ class SlowTransport:
 def _queue(engine, clock, count):
     with session_scope(engine) as session:
         for n in range(count):
+            add_confirmed_user(session, f"p{n}@example.org")
             session.add(Outbox(dedupe_key=f"k{n:02}", to_email=f"p{n}@example.org",
                                kind="your_turn", subject=f"Turn {n}", text_body="hello",
                                created_at=clock(), next_attempt_at=clock()))
