@@ -56,6 +56,17 @@ def fill(app, games: int, commands: int, rng: random.Random) -> None:
         populate.play_template(client, rng, 2, commands, f"mail{i}")
 
 
+def confirm_every_address(engine) -> None:
+    """As if every player had opened their confirmation link: an unconfirmed address is sent
+    only that (server/mail/consent.py)."""
+    from sqlalchemy import update
+
+    from server.models import User
+
+    with engine.begin() as connection:
+        connection.execute(update(User).values(verified_at=datetime.now(UTC)))
+
+
 def requeue(engine) -> int:
     """Every game notice (rendered from its game's version) pending again, unrendered, due
     now: what a post leaves behind. Mail stored with its words (invitations, account mail) is
@@ -123,6 +134,7 @@ def run_backend(backend: str, args, workdir: Path, port: int) -> dict:
     filled = time.perf_counter()
     fill(app, args.games, args.commands, random.Random(args.seed))
     engine = app_engine(app)
+    confirm_every_address(engine)
     queued = requeue(engine)
     print(f"{backend:<10} {queued} notices queued by {args.games} games "
           f"({time.perf_counter() - filled:.1f} s)", flush=True)
