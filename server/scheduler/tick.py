@@ -35,6 +35,9 @@ from server.scheduler.clock import Clock, system_clock
 from server.scheduler.nudges import Nudge, nudge_batch
 
 log = logging.getLogger(__name__)
+# After a tick that ran out of its budget: a second of work, then this long for the players (the
+# pace the default interval of 5 s gave a backlog, whatever the interval is set to).
+BACKLOG_PAUSE_SECONDS = 5.0
 # Messages one delivery sends at most; it stops when nothing is due long before this.
 DELIVERY_LIMIT = 1_000_000
 
@@ -128,10 +131,13 @@ class Ticker:
         return report
 
     def next_due_in(self, report: TickReport | None) -> float | None:
-        """Seconds until the earliest automatic turn or reminder due (None: none is known, or the
-        tick ran out of time: the rest waits for the interval, leaving players the machine)."""
-        if report is None or report.out_of_time:
+        """Seconds until the earliest automatic turn or reminder due (None: none is known). A tick
+        that ran out of its budget left work due: the next one comes `BACKLOG_PAUSE_SECONDS`
+        later (or at the interval, if shorter), leaving players the machine meanwhile."""
+        if report is None:
             return None
+        if report.out_of_time:
+            return BACKLOG_PAUSE_SECONDS
         with session_scope(read_only(self.db)) as session:
             times = session.execute(
                 select(func.min(Game.automatic_due_at), func.min(Game.next_reminder_at))
