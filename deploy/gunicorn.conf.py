@@ -9,11 +9,12 @@ import os
 
 bind = os.environ.get("IRIDESCIA_BIND", "0.0.0.0:8000")
 
-# Threads per worker let a long-poll (GET /games/{id}/events?wait=30) wait without holding a whole
-# process; the rules engine is CPU-bound, so processes, not threads, give the parallelism.
-worker_class = "gthread"
+# The app is server.asgi's front ('server.asgi:create_asgi_app()'): uvicorn's event loop takes
+# the connections, a long-poll (GET /games/{id}/events?wait=30) waits on it with no thread and no
+# database connection, and every other request runs the Flask app in a pool of 8 threads
+# (server.asgi.WSGI_THREADS). The rules engine is CPU-bound, so processes give the parallelism.
+worker_class = "uvicorn_worker.UvicornWorker"
 workers = int(os.environ.get("WEB_CONCURRENCY", multiprocessing.cpu_count() * 2))
-threads = int(os.environ.get("IRIDESCIA_THREADS", "8"))
 
 # Longer than the longest long-poll (30 s) so a waiting request is never killed as hung.
 timeout = int(os.environ.get("IRIDESCIA_WORKER_TIMEOUT", "60"))

@@ -9,7 +9,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from server import db, errors, json_codec, parsing, rate_limits, web
+from server import db, errors, json_codec, parsing, rate_limits, wakeups, web
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -70,6 +70,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json = FastJSONProvider(app)
     app.json.sort_keys = False
     db.init_app(app)
+    wakeups.init_app(app)
     api = IridesciaApi(app)
     api.spec.components.security_scheme(
         "bearerAuth",

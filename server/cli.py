@@ -26,7 +26,7 @@ def main() -> None:
 @click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
 @click.option("--no-scheduler", is_flag=True, help="Do not run the embedded scheduler.")
 def serve(host: str, port: int, no_scheduler: bool) -> None:
-    """Serve the API (development server). A SQLite database is migrated first; the
+    """Serve the API in one process (uvicorn). A SQLite database is migrated first; the
     scheduler (reminders, deadlines, automatic turns, mail) runs in the same process.
 
     \b
@@ -34,8 +34,9 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
         IRIDESCIA_DATABASE_URL=sqlite:///var/game.db iridescia-server serve --port 8000
     """
     import sqlalchemy as sa
+    import uvicorn
 
-    from server import create_app
+    from server.asgi import create_asgi_app
     from server.db import check_writable, default_sqlite_path
     from server.migrate import upgrade
 
@@ -49,7 +50,8 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
         cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
         raise click.ClickException(
             f"cannot write the database {_safe_url(url)}: {cause}") from None
-    app = create_app()
+    front = create_asgi_app()
+    app = front.app
     warn_about_the_secret_key(app.config)
     if not no_scheduler:
         scheduler = _optional_module("server.scheduler")
@@ -58,7 +60,8 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
     _start_the_smtp_receiver(app)
     click.echo(f"Open http://{host}:{port}/ in a browser: the game pages, and the API's docs at "
                "/docs")
-    app.run(host=host, port=port, threaded=True, use_reloader=False)
+    # One process, the same front as under gunicorn: a long-poll waits without a thread.
+    uvicorn.run(front, host=host, port=port, log_level="info", lifespan="on")
 
 
 def warn_about_the_secret_key(config) -> bool:

@@ -101,6 +101,17 @@ class Settings:
     LONG_POLL_MAX_SECONDS: int = 30
     """Upper bound of the ``wait`` parameter of the event feed."""
 
+    LONG_POLL_MAX_PER_CLIENT: int = 4
+    """Open long-polls (``events?wait=``) one client (its token, else its address) may hold in one
+    server process; one more answers 429. A waiting long-poll costs no thread and no database
+    connection, but memory and a socket."""
+
+    WAKEUP_URL: str = ""
+    """How processes wake each other when events or mail are committed (long-polls, the
+    scheduler): a ``redis://`` URL for Redis pub/sub. Empty: the Redis of
+    ``IRIDESCIA_RATE_LIMIT_STORAGE`` when that is one, else PostgreSQL's LISTEN/NOTIFY on
+    PostgreSQL, else (SQLite) a watcher of the database file in each process."""
+
     STATE_CACHE_SIZE: int = 256
     """How many derived game states (per game and version) the in-process cache keeps."""
 

@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, InvalidRequestError
 
+from server import wakeups
 from server.db import READ_ONLY_OPTION, begin_sqlite, driver_error
 
 
@@ -89,8 +90,10 @@ class DriverConnection:
     def commit(self) -> None:
         if self._transaction is not None:
             self._end("COMMIT", self.connection.driver_connection.commit)
+            wakeups.committed(self.info)
 
     def rollback(self) -> None:
+        wakeups.discarded(self.info)
         if self._transaction is not None:
             self._end("ROLLBACK", self.connection.driver_connection.rollback)
 

@@ -62,14 +62,16 @@ def server_env(database_url: str, workdir: Path, **extra: str) -> dict[str, str]
 
 
 @contextmanager
-def gunicorn(app: str, env: dict[str, str], workdir: Path, ready_path: str, workers: int = 2):
-    """Serve ``app`` with gunicorn (sync workers) on a free 127.0.0.1 port; yields (port, pid)."""
+def gunicorn(app: str, env: dict[str, str], workdir: Path, ready_path: str, workers: int = 2,
+             worker_class: str = "sync"):
+    """Serve ``app`` with gunicorn (sync workers unless told) on a free 127.0.0.1 port; yields
+    (port, pid)."""
     port = free_port()
     log = (workdir / f"gunicorn-{port}.log").open("w")
     process = subprocess.Popen(
         [
             sys.executable, "-m", "gunicorn",
-            "--workers", str(workers), "--worker-class", "sync",
+            "--workers", str(workers), "--worker-class", worker_class,
             "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
             "--chdir", str(ROOT), app,
         ],

@@ -12,6 +12,7 @@ from sqlalchemy import and_, bindparam, func
 from sqlmodel import Session, select
 
 from engine.wording import clean
+from server import wakeups
 from server.auth import (
     authenticated,
     bearer_token,
@@ -279,6 +280,7 @@ def invite(session: Session, game: Game, inviter: User, email: str, base_url: st
     if mail and disabled is None and session.exec(
             select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
         invitation.mailed = True
+        wakeups.note(session, "mail")
         session.add(Outbox(
             dedupe_key=key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation",

@@ -13,6 +13,7 @@ from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
+from server import wakeups
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.db import db_session
 from server.docs import document_errors
@@ -481,12 +482,20 @@ class Events(MethodView):
         user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         my_seat = seat.seat if seat is not None else None
         after = query["after"]
-        deadline = time.monotonic() + min(query["wait"], current_app.config["LONG_POLL_MAX_SECONDS"])
+        wait = min(query["wait"], current_app.config["LONG_POLL_MAX_SECONDS"])
         version = game.version
-        while version <= after and time.monotonic() < deadline:
-            session.commit()  # end the read transaction while waiting (SQLite holds a lock)
-            time.sleep(0.2)
-            version = session.get(Game, game.id, populate_existing=True).version
+        if version <= after and wait > 0:
+            # Served by plain WSGI (the ASGI front, server/asgi.py, waits without a thread and
+            # only calls this with wait=0): this thread waits, but holds no connection.
+            deadline = time.monotonic() + wait
+            with wakeups.of().hub.thread_waiter(f"g:{game.id}", seen=after) as waiter:
+                while True:
+                    version = session.get(Game, game.id, populate_existing=True).version
+                    session.commit()  # the connection goes back to the pool while waiting
+                    left = deadline - time.monotonic()
+                    if version > after or left <= 0:
+                        break
+                    waiter.wait(left)
         rows = session.exec(
             select(Event).where(Event.game_id == game.id, Event.seq > after,
                                 Event.seq <= version).order_by(Event.seq)  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
+from server import wakeups
 from server.db import sql
 from server.games.cache import CACHE
 from server.models import Command, Event, Game, Seat, Snapshot
@@ -186,9 +187,13 @@ def apply_command(
         game.version = new_version
         _set_turn_columns(game, state_after, now)
         # Queues the notices and derives the due times (the emails quote the deadline).
-        notifications.on_events_appended(session, game, state_before, state_after, rows, actor,
-                                         now)
+        queued = notifications.on_events_appended(session, game, state_before, state_after,
+                                                  rows, actor, now)
         _write_game_row(session, game, expected)
+        # At the commit: the game's long-polls, the mail job for what was queued, the tick for a
+        # turn the server is to play (server/wakeups).
+        wakeups.note(session, f"g:{game.id}", *(["mail"] if queued else []),
+                     *(["due"] if wakeups.due_soon(game.automatic_due_at, now) else []))
     if orm:
         CACHE.put_after_commit(session, game.id, new_version, state_after)
     return Applied(rows, state_after)

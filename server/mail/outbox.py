@@ -16,11 +16,13 @@ sent twice. Batches are small, and a run that stops early gives back what it had
 import hashlib
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, or_, update
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
@@ -149,10 +151,34 @@ def _renew_lease(engine, row: Outbox, now: datetime) -> bool:
     """Check the lease on ``row`` just before sending it and give it a whole lease again for
     the send; False when another scheduler took the message over (after this lease had run out)
     or it is no longer pending."""
-    with session_scope(engine) as session:
-        result = session.connection().execute(
+    with _bookkeeping(engine) as connection:
+        result = connection.execute(
             update(_OUTBOX).where(_held(row)).values(next_attempt_at=now + CLAIM_LEASE))
         return result.rowcount == 1
+
+
+@contextmanager
+def _bookkeeping(engine) -> Iterator[Connection]:
+    """A transaction of a message's own record (its lease renewed, its outcome) whose commit
+    does not wait for the disk: SQLite's `synchronous=NORMAL` for it (WAL: the commit is not
+    fsynced, a later one's fsync covers it), PostgreSQL's `synchronous_commit = off`. A crash of
+    the process loses nothing; a power cut may lose the last such records, which only sends a
+    message again (delivery is at least once, with a stable Message-ID). Two of these were an
+    fsync each per mail, more than half of delivering one on SQLite (bench/mail)."""
+    with engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        driver = connection.connection.driver_connection
+        if sqlite:
+            synchronous = driver.execute("PRAGMA synchronous").fetchone()[0]
+            driver.execute("PRAGMA synchronous=NORMAL")  # outside any transaction: allowed
+        try:
+            with connection.begin():
+                if not sqlite:
+                    connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
+                yield connection
+        finally:
+            if sqlite:
+                driver.execute(f"PRAGMA synchronous={int(synchronous)}")
 
 
 def _release(engine, rows: list[Outbox], now: datetime) -> None:
@@ -316,10 +342,8 @@ def _send_one(
             failure,
         )
     # Marked at once, in a transaction of its own: a crash resends at most this message.
-    with session_scope(engine) as session:
-        session.connection().execute(
-            update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values)
-        )
+    with _bookkeeping(engine) as connection:
+        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values))
 
 
 def list_messages(session: Session, status: str | None = "parked") -> list[Outbox]:

@@ -14,6 +14,7 @@ import threading
 from email.message import EmailMessage
 from pathlib import Path
 
+from server.mail.message import wire_bytes
 from server.mail.settings import MailSettings, SmtpSettings
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,8 @@ def _from_reply(code: int, text, action: str) -> DeliveryError:
 
 
 class SmtpTransport:
-    """Sends through an SMTP server, one connection per batch of messages."""
+    """Sends through an SMTP server: one connection (EHLO, STARTTLS, AUTH once) for every message
+    of a delivery run, until it fails or the run ends (`close`)."""
 
     def __init__(self, settings: SmtpSettings):
         self.settings = settings
@@ -129,7 +131,11 @@ class SmtpTransport:
         try:
             if self._connection is None:
                 self._connect()
-            refused = self._connection.send_message(message)
+            # One flattening, and none of send_message's re-reading of the headers it was
+            # built with: the sender and the one recipient are the message's own.
+            refused = self._connection.sendmail(
+                message["From"].addresses[0].addr_spec, [message["To"].addresses[0].addr_spec],
+                wire_bytes(message))
         except smtplib.SMTPRecipientsRefused as error:
             self.close()
             code, text = next(iter(error.recipients.values()))

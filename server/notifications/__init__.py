@@ -24,6 +24,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import select
 
+from server import wakeups
 from server.db import sql
 from server.games.service import SERVER_ACTOR
 from server.models import Game, Outbox, Seat, User
@@ -304,6 +305,7 @@ def insert_many(session, rows: list[dict]) -> None:
     if rows:
         connection = session.connection()
         connection.execute(_insert_once(connection.dialect.name, returning=False), rows)
+        wakeups.note(session, "mail")
 
 
 @functools.cache

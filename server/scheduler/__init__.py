@@ -1,15 +1,19 @@
-"""The scheduler: two APScheduler jobs every few seconds, `tick` (the due game work) and `mail`
-(delivery); no job per game.
+"""The scheduler: two jobs, `tick` (the due game work) and `mail` (delivery), and `imap` (replies
+read from a mailbox) when IRIDESCIA_IMAP_URL is set, each in a thread of its own (server/scheduler/loops.py); no job per game.
 
-    start_embedded(app)          # `iridescia-server serve`: a background thread in the web process
+    start_embedded(app)          # `iridescia-server serve`: background threads in the web process
     run_standalone(app)          # `iridescia-server scheduler`: its own process, until Ctrl-C
 
-The interval is `SCHEDULER_INTERVAL_SECONDS` in the app's config or the environment variable
-`IRIDESCIA_SCHEDULER_INTERVAL_SECONDS` (default 5). What each job does: server.scheduler.tick.
+Each job runs when there is work: `mail` when a commit queued mail, `tick` when a command made an
+automatic turn due within an interval, and at the next due time it knows of (server/wakeups
+carries the wake-ups from any process). The interval, `SCHEDULER_INTERVAL_SECONDS` in the app's
+config or the environment variable `IRIDESCIA_SCHEDULER_INTERVAL_SECONDS` (default 5), is only the
+longest a job sleeps. What each job does: server.scheduler.tick.
 """
 
 import logging
 import os
+import threading
 
 from server.scheduler.clock import Clock, system_clock
 
@@ -32,54 +36,63 @@ def interval_seconds(app) -> float:
     return seconds
 
 
-def _add_tick_job(scheduler, app, clock: Clock):
+def _loops(app, clock: Clock) -> tuple[str, list]:
+    from server import wakeups
     from server.mail.transport import announce
+    from server.scheduler.loops import JobLoop
     from server.scheduler.tick import Ticker
 
     ticker = Ticker(app, clock)
     announce(ticker.mail_settings)
-    # Two jobs, each in its own thread of the scheduler's pool: the mail never waits for the
-    # game work, nor the game work for a slow SMTP server or a long queue of mail.
-    for job_id, run in (("tick", ticker.due_work), ("mail", ticker.deliver)):
-        scheduler.add_job(
-            run,
-            "interval",
-            seconds=interval_seconds(app),
-            id=job_id,
-            max_instances=1,  # a slow run is not overlapped by the next one
-            coalesce=True,  # runs missed while busy collapse into one
-            replace_existing=True,
-        )
+    hub = wakeups.of(app).hub
+    seconds = interval_seconds(app)
+    # Two jobs, each in its own thread: the mail never waits for the game work, nor the game
+    # work for a slow SMTP server or a long queue of mail.
+    loops = [
+        JobLoop("tick", ticker.due_work, seconds, hub, ("due",), ticker.next_due_in),
+        JobLoop("mail", ticker.deliver, seconds, hub, ("mail",)),
+    ]
     if app.config.get("IMAP_URL"):  # replies read from a mailbox (server/inbound/imap.py)
         from server.inbound.imap import poller
 
-        scheduler.add_job(poller(app), "interval", seconds=interval_seconds(app), id="imap",
-                          max_instances=1, coalesce=True, replace_existing=True)
-    return ticker
+        loops.append(JobLoop("imap", poller(app), seconds))
+    return ticker.name, loops
 
 
-def start_embedded(app, clock: Clock = system_clock):
-    """Start the tick in a background thread of this process; returns the APScheduler."""
-    from apscheduler.schedulers.background import BackgroundScheduler
+class Scheduler:
+    """The running jobs of one scheduler."""
 
-    scheduler = BackgroundScheduler(timezone="UTC")
-    ticker = _add_tick_job(scheduler, app, clock)
-    scheduler.start()
+    def __init__(self, name: str, loops: list) -> None:
+        self.name = name
+        self.jobs = {loop.name: loop for loop in loops}
+
+    def start(self) -> "Scheduler":
+        for loop in self.jobs.values():
+            loop.start()
+        return self
+
+    def shutdown(self, wait: bool = True) -> None:
+        for loop in self.jobs.values():
+            loop.stop(wait)
+
+
+def start_embedded(app, clock: Clock = system_clock) -> Scheduler:
+    """Start the jobs in background threads of this process."""
+    scheduler = Scheduler(*_loops(app, clock)).start()
     app.extensions["iridescia_scheduler"] = scheduler
-    log.info(
-        "scheduler %s started in-process, ticking every %ss", ticker.name, interval_seconds(app)
-    )
+    log.info("scheduler %s started in-process, woken by work, at least every %ss",
+             scheduler.name, interval_seconds(app))
     return scheduler
 
 
 def run_standalone(app, clock: Clock = system_clock) -> None:
-    """Tick in the foreground until interrupted."""
-    from apscheduler.schedulers.blocking import BlockingScheduler
-
-    scheduler = BlockingScheduler(timezone="UTC")
-    ticker = _add_tick_job(scheduler, app, clock)
-    log.info("scheduler %s running, ticking every %ss", ticker.name, interval_seconds(app))
+    """Run the jobs until interrupted."""
+    scheduler = Scheduler(*_loops(app, clock)).start()
+    log.info("scheduler %s running, woken by work, at least every %ss", scheduler.name,
+             interval_seconds(app))
     try:
-        scheduler.start()
+        threading.Event().wait()
     except (KeyboardInterrupt, SystemExit):
         pass
+    finally:
+        scheduler.shutdown(wait=True)

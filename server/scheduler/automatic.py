@@ -28,6 +28,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, func, or_, update
 from sqlmodel import select
 
+from server import wakeups
 from server.db import session_scope
 from server.models import Event, Game, Seat, Snapshot
 from server.notifications import (
@@ -322,7 +323,8 @@ def _tell(session, game: Game, row, turn: AutomaticTurn, turn_started_at, now, r
     notice = played_for_you(game.id, participant, int(turn_started_at.timestamp()))
     played = [_say(c) for c in turn.commands]
     users = table_of(session, game)[1]
-    enqueue(session, game, [notice], now, {"reason": reason, "played": played}, users=users)
+    if enqueue(session, game, [notice], now, {"reason": reason, "played": played}, users=users):
+        wakeups.note(session, "mail")
 
 
 def _say(command: dict) -> str:

@@ -21,11 +21,14 @@ import random
 import socket
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
-from server.db import app_engine, session_scope
+from sqlalchemy import func, select
+
+from server.db import app_engine, read_only, session_scope
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
-from server.models import SchedulerTick
+from server.models import Game, SchedulerTick
 from server.scheduler.automatic import AutomaticTurn, play_batch
 from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.budget import Budget
@@ -33,6 +36,9 @@ from server.scheduler.clock import Clock, system_clock
 from server.scheduler.nudges import Nudge, nudge_batch
 
 log = logging.getLogger(__name__)
+# After a tick that ran out of its budget: a second of work, then this long for the players (the
+# pace the default interval of 5 s gave a backlog, whatever the interval is set to).
+BACKLOG_PAUSE_SECONDS = 5.0
 # Messages one delivery sends at most; it stops when nothing is due long before this.
 DELIVERY_LIMIT = 1_000_000
 
@@ -131,6 +137,22 @@ class Ticker:
             )
         return report
 
+    def next_due_in(self, report: TickReport | None) -> float | None:
+        """Seconds until the earliest automatic turn or reminder due (None: none is known). A tick
+        that ran out of its budget left work due: the next one comes `BACKLOG_PAUSE_SECONDS`
+        later (or at the interval, if shorter), leaving players the machine meanwhile."""
+        if report is None:
+            return None
+        if report.out_of_time:
+            return BACKLOG_PAUSE_SECONDS
+        with session_scope(read_only(self.db)) as session:
+            times = session.execute(
+                select(func.min(Game.automatic_due_at), func.min(Game.next_reminder_at))
+                .where(Game.status == "active")
+            ).one()
+        due = [_aware(t) for t in times if t is not None]
+        return (min(due) - self.clock()).total_seconds() if due else None
+
     def deliver(self) -> FlushReport:
         """Render and send the mail due now until none is left (each message at most once)."""
         now = self.clock()
@@ -169,6 +191,11 @@ class Ticker:
                 row = SchedulerTick(name=self.name, last_tick_at=now)
             row.last_tick_at = now
             session.add(row)
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite gives the stored UTC times back without their zone."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _add(done: list, batch: list | None) -> bool:

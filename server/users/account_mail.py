@@ -11,6 +11,7 @@ from flask import current_app
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from server import wakeups
 from server.mail.consent import ACCOUNT_KINDS, RECOVER_TOKEN, REGISTERED_AGAIN, VERIFY_EMAIL
 from server.models import Outbox, User
 from server.users import links
@@ -34,6 +35,7 @@ def _queue(session: Session, user: User, kind: str, subject: str, text: str,
         next_attempt_at=now, created_at=now,
     ))
     session.flush()
+    wakeups.note(session, "mail")  # the mail job sends it at the commit
     return True
 
 
