@@ -8,6 +8,7 @@ from . import events as ev
 from .data import RELICS, STONE_DICE, TILES
 from .options import Options
 from .state import Player, Roll, State, Turn
+from .versions import rules_for
 
 
 def evolve(state: State | None, event: ev.Event) -> State:
@@ -39,6 +40,7 @@ def replay(events, state: State | None = None) -> State:
 
 @_apply.register
 def _(e: ev.GameStarted, state: None) -> State:
+    rules_for(e.rules_version)  # a log of a version this engine cannot play stops here
     options = Options.from_dict(dict(e.options))
     players = []
     for seat, pid in enumerate(e.seats):
