@@ -2,6 +2,7 @@
 
 from .api import (
     RULES_VERSION,
+    canonical_command,
     current_player,
     is_terminal,
     legal_commands,
@@ -20,7 +21,8 @@ from .versions import SUPPORTED_VERSIONS, Rules, UnsupportedRulesVersion, rules_
 from .view import redact_event, view
 
 __all__ = [
-    "RULES_VERSION", "SUPPORTED_VERSIONS", "Command", "Rules", "UnsupportedRulesVersion", "Event", "GameOver", "IllegalCommand", "InvalidCommand",
+    "RULES_VERSION", "SUPPORTED_VERSIONS", "Command", "Rules", "UnsupportedRulesVersion",
+    "canonical_command", "Event", "GameOver", "IllegalCommand", "InvalidCommand",
     "NotYourTurn", "Options", "RuleError", "State", "command_from_dict", "command_to_dict",
     "current_player", "decide", "event_from_dict", "event_to_dict", "evolve", "is_terminal",
     "legal_commands", "outcome", "pending_kind", "redact_event", "replay", "rng_for",
