@@ -27,7 +27,21 @@ class GameSettingsSchema(ma.Schema):
     removal_grace_hours = fields.Integer(required=True)
 
 
+def _playable_rules_version(version: str) -> None:
+    import engine
+
+    if version not in engine.SUPPORTED_VERSIONS:
+        raise ma.ValidationError(
+            f"this server cannot play rules version {version!r}: it plays "
+            f"{', '.join(engine.SUPPORTED_VERSIONS)}; leave rules_version out for the current one "
+            f"({engine.RULES_VERSION})")
+
+
 class GameCreateSchema(ma.Schema):
+    rules_version = fields.String(
+        validate=_playable_rules_version,
+        metadata={"description": "The rules version the game is played under for its whole life "
+                                 "(default: the server's current one)", "example": "2"})
     seats = fields.Integer(required=True, validate=validate.Range(1, 4),
                            metadata={"description": "Number of human players (1-4)"})
     rhom = fields.Boolean(load_default=False,
@@ -95,6 +109,8 @@ class GameSchema(ma.Schema):
     settings = fields.Nested(GameSettingsSchema, required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     version = fields.Integer(required=True)
+    rules_version = fields.String(required=True, allow_none=True, metadata={
+        "description": "The rules version the game is played under, for its whole life"})
     seed_hash = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
     is_my_turn = fields.Boolean(required=True)
     my_seat = fields.Integer(required=True, allow_none=True)
