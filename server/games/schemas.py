@@ -169,9 +169,20 @@ class EventSchema(ma.Schema):
     at = fields.String(required=True, metadata={"format": "date-time"})
 
 
+SERVER_DECIDES_AT = ("When the server plays your pending decision itself if you have not (a turn "
+                     "deadline, the end of a removal grace); null when it never will. A removal "
+                     "the server is about to play is not listed.")
+
+
 class CommandResultSchema(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
+    notes = fields.List(fields.String(), required=True, metadata={
+        "description": "What the command did that it does not name, e.g. a pending roll kept "
+                       "first"})
+    # Kept as text, like EventSchema.at: stored idempotent responses hold it already formatted.
+    server_decides_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": SERVER_DECIDES_AT})
     legal = fields.List(fields.Dict(), required=True, metadata={
         "description": "Your legal commands at `version`, as GET /games/{id}/legal lists them: "
                        "play the next one without reading them again. Empty when the decision "
@@ -223,6 +234,9 @@ class LegalSchema(ma.Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
     commands = fields.List(fields.Dict(), required=True)
+    # Kept as text, like EventSchema.at: stored idempotent responses hold it already formatted.
+    server_decides_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": SERVER_DECIDES_AT})
 
 
 class ExportCommandSchema(ma.Schema):

@@ -155,7 +155,9 @@ def test_three_player_game_to_the_end(run, live, tmp_path):
     first = next(p for p in players if game_json(cli, p, game)["is_my_turn"])
     others = [p for p in players if p != first]
     assert cli(others[0], "legal", game).output.startswith("Nothing to do now. Waiting for seat")
-    reveal = cli(first, "legal", game).output.splitlines()[-1]
+    listed = cli(first, "legal", game).output.splitlines()
+    assert listed[-1].startswith("The server will decide at ")  # the turn's deadline
+    reveal = [line for line in listed if line.startswith("iridescia ")][-1]
     assert typed(cli, first, reveal).exit_code == 0
 
     for _ in range(MAX_ROUNDS):
