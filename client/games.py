@@ -65,38 +65,30 @@ def fetch_events(api: ApiClient, game_id: str, after: int = 0, wait: float | Non
     )
 
 
-def _value_text(value) -> str:
-    if isinstance(value, list):
-        return ",".join(_value_text(v) for v in value) or "-"
-    if isinstance(value, dict):
-        return "{" + " ".join(f"{k}={_value_text(v)}" for k, v in value.items()) + "}"
-    return str(value)
+def engine_event(stored: dict) -> dict:
+    """An event as the API serves it ({seq, type, payload, ...}) in the engine's JSON form."""
+    payload = dict(stored.get("payload") or {})
+    payload.setdefault("type", stored.get("type"))
+    return payload
 
 
-SKIPPED_FIELDS = {"type", "v", "seat"}
+def tell(events: list[dict], game: dict, continued_heading: bool = False) -> list[str]:
+    """The events as sentences (engine/narrate.py), grouped by turn, from my seat's side.
 
+    A batch that starts in the middle of a turn has no heading unless `continued_heading`."""
+    from engine.narrate import narrate
 
-def describe_event(event: dict, names: dict | None = None) -> str:
-    """One line for an event of the log: `#12 seat 1 (Ada): tiles revealed hexes=3c,3d`."""
-    payload = event.get("payload") or {}
-    seat = payload.get("seat")
-    actor = event.get("actor")
-    who = ""
-    if seat is not None:
-        who = f"seat {seat}"
-        if names and seat in names:
-            who += f" ({names[seat]})"
-        who += ": "
-    elif actor:
-        who = f"{(names or {}).get(actor, actor)}: "
-    shown = {k: v for k, v in payload.items() if k not in SKIPPED_FIELDS and v is not None}
-    if payload.get("type") == "game_started" or event.get("type") == "game_started":
-        # The layout and decks are hidden or huge: the options say what kind of game it is.
-        shown = {k: v for k, v in shown.items() if k in ("options", "seats")}
-    fields = " ".join(f"{key}={_value_text(value)}" for key, value in shown.items())
-    kind = str(event.get("type") or payload.get("type") or "event").replace("_", " ")
-    text = f"#{event.get('seq', '?')} {who}{kind}"
-    return f"{text} {fields}" if fields else text
+    lines: list[str] = []
+    names = {seat: name for seat, name in seat_names(game).items() if isinstance(seat, int)}
+    for player in game.get("players") or []:
+        if player.get("kind") == "rhom" and player.get("seat") is not None:
+            names[player["seat"]] = "the Rhom"  # as the rulebook and the emails call it
+    for story in narrate([engine_event(e) for e in events], names, game.get("my_seat")):
+        headed = story.kind != "continued" or continued_heading
+        if headed:
+            lines.append(story.heading)
+        lines.extend(("  " if headed else "") + sentence for sentence in story.sentences)
+    return lines
 
 
 def seat_names(game: dict) -> dict:

@@ -229,7 +229,8 @@ def _tile_name(tile: Tile) -> str:
         return f"{region} {gem}"
     if tile.bonus.kind == "stone_die":
         return f"{region} {gem} (stone die)"
-    return f"{region} {gem} ({tile.bonus.amount} {tile.bonus.kind})"
+    unit = tile.bonus.kind if tile.bonus.amount != 1 else tile.bonus.kind.rstrip("s")
+    return f"{region} {gem} ({tile.bonus.amount} {unit})"
 
 
 def display_name(component_id: str) -> str:

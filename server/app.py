@@ -10,7 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SessionInterface
 from flask_smorest import Api
 
-from server import auth, db, errors, json_codec, parsing
+from server import db, errors, json_codec, parsing, rate_limits
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -87,18 +87,20 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         {"type": "http", "scheme": "bearer", "description": "The API token from POST /users"},
     )
     errors.init_app(app)
-    auth.init_app(app)
+    rate_limits.init_app(app)
     parsing.init_app(app)
 
     from server.games import service
     from server.games.routes import blp as games_blp
     from server.health.routes import blp as health_blp
+    from server.users.pages import pages as account_pages
     from server.users.routes import blp as users_blp
 
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
+    app.register_blueprint(account_pages)
     app.extensions["iridescia_api"] = api
     if not app.testing:
         _freeze_the_startup_heap()

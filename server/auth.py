@@ -1,51 +1,39 @@
-"""API tokens and the per-token rate limit.
+"""Who is calling: the user of the request's API token (server/tokens.py).
 
-A token is 32 random bytes (url-safe base64), shown once; the database keeps only its sha256, which
-is enough for a token of that entropy. Clients send ``Authorization: Bearer <token>``.
+Every token the database accepts is reported to the rate limiter (its requests then count
+against its user) and every one it refuses counts as a failed authentication of the client's
+address (server/rate_limits.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
-import secrets
-import threading
-import time
-from collections import defaultdict
-
-from flask import Flask, current_app, g, request
+from flask import g, request
 from sqlalchemy import bindparam
 from sqlmodel import select
 
+from server import rate_limits
 from server.db import db_session
 from server.errors import fail
 from server.models import User
+from server.tokens import bearer_token, hash_token, new_token
+
+__all__ = ["bearer_token", "hash_token", "new_token", "current_user", "require_user",
+           "refuse_token", "authenticated"]
 
 BEARER = {"bearerAuth": []}
 SECURITY_REQUIRED = [BEARER]
 SECURITY_OPTIONAL = [{}, BEARER]
 
 
-def new_token() -> str:
-    return secrets.token_urlsafe(32)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 def refuse_token() -> None:
+    rate_limits.count_failed_authentication()
     fail(401, "this API token is not valid (rotated?): use your current token",
          headers={"WWW-Authenticate": "Bearer"})
 
 
-def bearer_token() -> str | None:
-    """The token of an 'Authorization: Bearer' header, None without one."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
+def authenticated(token_hash: str, user_id: int) -> None:
+    """The database accepted this token for this user."""
+    rate_limits.authenticated(token_hash, user_id)
 
 
 # Built once: this runs on nearly every request, and building it cost more than running it.
@@ -59,12 +47,15 @@ def current_user() -> User | None:
     token = bearer_token()
     user = None
     if token is not None:
+        token_hash = hash_token(token)
         user = db_session().exec(
-            _USER_BY_TOKEN, params={"token_hash": hash_token(token)}  # type: ignore[call-overload]
+            _USER_BY_TOKEN, params={"token_hash": token_hash}  # type: ignore[call-overload]
         ).first()
         if user is None:
             refuse_token()
+        authenticated(token_hash, user.id)
     elif request.headers.get("Authorization"):
+        rate_limits.count_failed_authentication()
         fail(401, "send your API token as 'Authorization: Bearer <token>'",
              headers={"WWW-Authenticate": "Bearer"})
     g.current_user = user
@@ -77,41 +68,3 @@ def require_user() -> User:
         fail(401, "send your API token as 'Authorization: Bearer <token>'",
              headers={"WWW-Authenticate": "Bearer"})
     return user
-
-
-class RateLimiter:
-    """Fixed one-minute windows per client key; thread-safe, in-process."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._counts: dict[tuple[str, int], int] = defaultdict(int)
-
-    def hit(self, key: str, limit: int, now: float | None = None) -> int | None:
-        """Count a request; None when allowed, else the seconds until the window ends."""
-        now = time.time() if now is None else now
-        window = int(now // 60)
-        with self._lock:
-            if len(self._counts) > 10_000:
-                for stale in [k for k in self._counts if k[1] < window]:
-                    del self._counts[stale]
-            self._counts[(key, window)] += 1
-            if self._counts[(key, window)] <= limit:
-                return None
-        return max(1, math.ceil((window + 1) * 60 - now))
-
-
-def init_app(app: Flask) -> None:
-    limiter = RateLimiter()
-    app.extensions["iridescia_rate_limiter"] = limiter
-
-    @app.before_request
-    def _rate_limit() -> None:
-        limit = current_app.config["RATE_LIMIT"]
-        if limit <= 0 or not request.path.startswith("/api/"):
-            return
-        token = bearer_token()
-        key = "t:" + hash_token(token) if token else "a:" + (request.remote_addr or "?")
-        retry_after = limiter.hit(key, limit)
-        if retry_after is not None:
-            fail(429, f"too many requests: at most {limit} a minute; retry in {retry_after} seconds",
-                 headers={"Retry-After": str(retry_after)}, retry_after=retry_after)

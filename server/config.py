@@ -30,8 +30,66 @@ class Settings:
     """Flask's secret key. Set a long random value in production."""
 
     RATE_LIMIT: int = 1200
-    """Requests per minute allowed per API token (per client address without a token); more
-    answer 429 with Retry-After. 0 turns the limit off."""
+    """Requests a minute per user (a token the server accepted; per client address for any
+    other request); more answer 429 with Retry-After. Answers carry X-RateLimit-Limit,
+    X-RateLimit-Remaining and X-RateLimit-Reset. 0 turns off every request limit (this one,
+    AUTH_FAILURE_LIMIT and ACCOUNT_REQUESTS_PER_HOUR)."""
+
+    RATE_LIMIT_STORAGE: str = "memory://"
+    """Where the request counters live: ``memory://`` (each process counts alone) or Redis,
+    ``redis://host:6379/0``, so that every process and host shares each budget. If Redis stops
+    answering, each process counts in memory until it is back."""
+
+    RATE_LIMIT_KEY_PREFIX: str = "iridescia"
+    """Prefix of the counters' keys in RATE_LIMIT_STORAGE (servers sharing one Redis for
+    different sites set different ones)."""
+
+    AUTH_FAILURE_LIMIT: int = 20
+    """Failed authentications (unknown or malformed tokens) a minute per client address; then
+    429, and tokens the process has not accepted are refused before any query."""
+
+    ACCOUNT_REQUESTS_PER_HOUR: int = 10
+    """Registrations and token-recovery requests (each mails an address) an hour per client
+    address; more answer 429."""
+
+    INVITATIONS_PER_USER_HOUR: int = 20
+    """Invitations one user may send an hour (mailed or not); more answer 429 saying when they
+    may invite again. 0: no limit."""
+
+    INVITATIONS_PER_USER_DAY: int = 50
+    """Invitations one user may send a day (mailed or not); more answer 429. 0: no limit."""
+
+    INVITATIONS_PER_ADDRESS_HOUR: int = 2
+    """Invitation mails one address may get an hour, whoever sends them; more answer 429.
+    0: no limit."""
+
+    INVITATIONS_PER_ADDRESS_DAY: int = 5
+    """Invitation mails one address may get a day, whoever sends them; more answer 429.
+    0: no limit."""
+
+    INVITATION_QUIET_DAYS: int = 14
+    """An address no confirmed account has is mailed one invitation, then no other for this
+    many days (the invitation is recorded and its join code answered, not mailed). Invitations
+    are mailed only for inviters whose own address is confirmed."""
+
+    OPEN_GAMES_PER_USER: int = 10
+    """Games one user may have created that have not started yet; more answer 422. 0: no
+    limit."""
+
+    VERIFICATION_LINK_HOURS: int = 48
+    """How long the link that confirms an address works, in hours."""
+
+    RECOVERY_LINK_HOURS: int = 2
+    """How long a link to a new token works, in hours (it works once)."""
+
+    ACCOUNT_MAILS_PER_ADDRESS_DAY: int = 5
+    """Account mails (confirmation links, "someone tried to register your address", token
+    recovery) one address may get a day, whoever asks for them."""
+
+    TRUSTED_PROXIES: int = 0
+    """How many reverse proxies in front of the server set X-Forwarded-For and
+    X-Forwarded-Proto (werkzeug's ProxyFix): the client address of the rate limits is then the
+    one they saw. 0 (the default) ignores those headers, which anybody can write."""
 
     MAX_BODY_BYTES: int = 64 * 1024
     """Largest accepted request body in bytes; a larger one answers 413."""

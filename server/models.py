@@ -62,6 +62,9 @@ class User(SQLModel, table=True):
     choose_removals: bool = Field(
         default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
     created_at: datetime = _time(nullable=False)
+    # When the owner of the address proved it (a signed link, or a mail from it); until then it
+    # is sent only the mails that prove it (server/mail/consent.py).
+    verified_at: datetime | None = _time()
 
 
 class Game(SQLModel, table=True):
@@ -112,13 +115,21 @@ class Seat(SQLModel, table=True):
 
 
 class Invitation(SQLModel, table=True):
+    """Every invitation asked for; ``mailed`` says whether its mail was queued (the limits of
+    server/games/invitation_limits.py count both)."""
+
     __tablename__ = "invitations"
+    __table_args__ = (
+        sa.Index("ix_invitations_invited_by_created_at", "invited_by", "created_at"),
+        sa.Index("ix_invitations_email_created_at", "email", "created_at"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="games.id", index=True, max_length=16)
     email: str = Field(max_length=254)
     invited_by: int = Field(foreign_key="users.id")
     created_at: datetime = _time(nullable=False)
+    mailed: bool = Field(default=True, sa_column_kwargs={"server_default": sa.true()})
 
 
 class Event(SQLModel, table=True):
@@ -184,7 +195,7 @@ class Outbox(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     dedupe_key: str = Field(max_length=200, unique=True)
     game_id: str | None = Field(default=None, foreign_key="games.id", index=True, max_length=16)
-    user_id: int | None = Field(default=None, foreign_key="users.id")
+    user_id: int | None = Field(default=None, foreign_key="users.id", index=True)
     to_email: str = Field(max_length=254)
     kind: str = Field(max_length=40)
     version: int | None = Field(default=None)
@@ -193,7 +204,8 @@ class Outbox(SQLModel, table=True):
     subject: str | None = Field(default=None, max_length=200)
     text_body: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     html_body: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
-    status: str = Field(default="pending", max_length=10, index=True)  # pending | sent | parked
+    # pending | sent | parked | withheld (never sent: server/mail/consent.py)
+    status: str = Field(default="pending", max_length=10, index=True)
     attempts: int = Field(default=0)
     next_attempt_at: datetime | None = _time(index=True)
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))

@@ -8,7 +8,10 @@ an invitation's email to var/outbox/.
 
 from __future__ import annotations
 
+import email
+import email.policy
 import os
+import re
 import shutil
 import signal
 import socket
@@ -123,13 +126,33 @@ def test_it_accepts_a_registration_and_the_token_works(served):
     assert me.json()["email"] == "ada@example.org"
 
 
+def _mail_to(outbox, address):
+    """The text of the first .eml in ``outbox`` to ``address``, waiting up to 30 s for it."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        for path in sorted(outbox.glob("*.eml")):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            if address in message["To"]:
+                return message.get_body(("plain",)).get_content()
+        time.sleep(0.2)
+    pytest.fail(f"no email to {address} in {outbox} after 30 s")
+
+
 def test_its_scheduler_writes_an_invitation_to_var_outbox(served):
+    """Bea registers, confirms her address with the link mailed to her (an invitation is
+    mailed only for a confirmed inviter), and invites Cy."""
     base, workdir = served
     created = requests.post(
         f"{base}/api/v1/users", json={"name": "Bea", "email": "bea@example.org"}, timeout=10
     )
     assert created.status_code == 201, created.text
     auth = {"Authorization": f"Bearer {created.json()['token']}"}
+    outbox = workdir / "var" / "outbox"
+    # The link is on IRIDESCIA_BASE_URL (unset here: the default port, not this server's).
+    link = re.search(r"http://\S+/verify\?code=(\S+)", _mail_to(outbox, "bea@example.org"))
+    assert link, "no confirmation link in Bea's mail"
+    confirmed = requests.post(f"{base}/verify", data={"code": link.group(1)}, timeout=10)
+    assert confirmed.status_code == 200 and "is confirmed" in confirmed.text, confirmed.text
     game = requests.post(f"{base}/api/v1/games", json={"seats": 2}, headers=auth, timeout=10)
     assert game.status_code == 201, game.text
     invited = requests.post(
@@ -138,15 +161,5 @@ def test_its_scheduler_writes_an_invitation_to_var_outbox(served):
         headers=auth,
         timeout=10,
     )
-    assert invited.status_code == 201, invited.text
-    outbox = workdir / "var" / "outbox"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        mails = [p for p in outbox.glob("*.eml") if "cy@example.org" in p.read_text()]
-        if mails:
-            break
-        time.sleep(0.2)
-    else:
-        pytest.fail(f"no email to cy@example.org in {outbox} after 30 s")
-    text = mails[0].read_text()
-    assert invited.json()["join_code"] in text
+    assert invited.status_code == 201 and invited.json()["mailed"], invited.text
+    assert invited.json()["join_code"] in _mail_to(outbox, "cy@example.org")

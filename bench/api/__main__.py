@@ -62,7 +62,14 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
         url = servers.fresh_postgres_url("iridescia_bench_api")
     upgrade(url)
     create_tables(url)
-    env = servers.server_env(url, workdir)
+    limits = {}
+    if args.rate_limit_storage:
+        # Limits on and counted in this storage, but never reached: what counting costs a post.
+        limits = {"IRIDESCIA_RATE_LIMIT": "100000000",
+                  "IRIDESCIA_RATE_LIMIT_STORAGE": args.rate_limit_storage,
+                  "IRIDESCIA_ACCOUNT_REQUESTS_PER_HOUR": "100000000",
+                  "IRIDESCIA_RATE_LIMIT_KEY_PREFIX": f"bench-{time.time_ns()}"}
+    env = servers.server_env(url, workdir, **limits)
     phases: dict[str, dict] = {}
     # phase -> [(records, CPU seconds of the workers, of the clients, of the machine, seconds)]
     gathered: dict[str, list] = defaultdict(list)
@@ -198,6 +205,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--rate-limit-storage", metavar="URI",
+                        help="serve with the request limits on (never reached), counted in "
+                             "memory:// or redis://127.0.0.1:6379/0 (default: limits off)")
     args = parser.parse_args(argv)
     backends = args.backend or ["sqlite", "postgresql"]
     print(f"bench.api: gunicorn 2 sync workers, {args.clients} client processes, "

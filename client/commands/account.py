@@ -10,6 +10,19 @@ from client.app import App, emit_json, example, json_option, pass_app
 EMAIL_PREFERENCES = ("every_turn", "reminders", "none")
 
 
+def _save_token(app: App, api, token: str, user_id: int | None):
+    cfg = app.config()
+    profile = cfg.profile(app.profile_name)
+    profile.server = api.server
+    profile.token = token
+    profile.user = user_id
+    cfg.put(profile)
+    if not cfg.profiles or len(cfg.profiles) == 1:
+        cfg.default_profile = profile.name
+    config.save(cfg)
+    return cfg, profile
+
+
 @click.command()
 @click.option("--name", required=True, help="Your name as other players see it.")
 @click.option("--email", required=True, help="Where the server mails your turns.")
@@ -17,23 +30,67 @@ EMAIL_PREFERENCES = ("every_turn", "reminders", "none")
 @pass_app
 @example("iridescia --server http://127.0.0.1:5000 register --name Ada --email ada@example.com")
 def register(app: App, name: str, email: str, as_json: bool) -> None:
-    """Create an account and store its token in the current profile."""
+    """Create an account and store its token in the current profile.
+
+    The server mails EMAIL a link to confirm it; until it is opened, the address gets no other
+    mail. If EMAIL already has an account, no token is given: its owner is mailed a link to a
+    new one (`iridescia recover --code CODE`)."""
     api = app.api()
     user = api.post("/users", {"name": name, "email": email}, auth=False)
-    cfg = app.config()
-    profile = cfg.profile(app.profile_name)
-    profile.server = api.server
-    profile.token = user["token"]
-    profile.user = user.get("id")
-    cfg.put(profile)
-    if not cfg.profiles or len(cfg.profiles) == 1:
-        cfg.default_profile = profile.name
-    config.save(cfg)
+    if user.get("token"):
+        cfg, profile = _save_token(app, api, user["token"], user.get("id"))
     if as_json:
         emit_json({k: v for k, v in user.items() if k != "token"})
         return
+    if not user.get("token"):
+        click.echo(f"A mail is on its way to {user['email']}. If that address already has an "
+                   "account, no token is given here: the mail has a link to a new one "
+                   "(or run the `iridescia recover --code CODE` it shows).")
+        return
     click.echo(f"Registered {user['name']} <{user['email']}> (user {user['id']}) on {api.server}.")
     click.echo(f"Token saved in profile {profile.name!r} of {cfg.path}.")
+    click.echo(f"Confirm your address: open the link mailed to {user['email']} (until then it "
+               "gets no other mail).")
+
+
+@click.command()
+@click.option("--email", help="Ask for a link to a new token, mailed to this address.")
+@click.option("--code", help="The code of that link: get the new token and save it here.")
+@pass_app
+@example("iridescia recover --email ada@example.com")
+def recover(app: App, email: str | None, code: str | None) -> None:
+    """Lost your token? `--email` mails the account's address a link; `--code` (from that mail)
+    gets a new token, saves it in the current profile, and stops the old one.
+
+    Example, once the mail has come: iridescia recover --code 'eyJ1Ijo...'"""
+    if bool(email) == bool(code):
+        raise click.UsageError("give --email (to be mailed a link) or --code (from the mail)")
+    api = app.api()
+    if email:
+        click.echo(api.post("/users/recover", {"email": email}, auth=False)["message"])
+        return
+    user = api.post("/users/recover/confirm", {"code": code}, auth=False)
+    cfg, profile = _save_token(app, api, user["token"], user.get("id"))
+    click.echo(f"New token for {user['name']} <{user['email']}> saved in profile "
+               f"{profile.name!r} of {cfg.path}; the old one no longer works.")
+
+
+@click.command()
+@click.option("--code", help="The code of the link mailed to you.")
+@click.option("--resend", is_flag=True, help="Mail a new confirmation link.")
+@pass_app
+@example("iridescia confirm --resend")
+def confirm(app: App, code: str | None, resend: bool) -> None:
+    """Confirm your address (`--code` from the mailed link, or open the link), or have a new
+    link mailed (`--resend`). Until it is confirmed, the server mails it nothing else."""
+    if bool(code) == resend:
+        raise click.UsageError("give --code (from the mail) or --resend")
+    api = app.api()
+    if resend:
+        click.echo(api.post("/users/me/verification")["message"])
+        return
+    user = api.post("/users/verify", {"code": code}, auth=False)
+    click.echo(f"{user['email']} is confirmed: the server mails it your turns from now on.")
 
 
 @click.command()
@@ -152,4 +209,4 @@ def config_set(app: App, server: str | None, token: str | None, make_default: bo
     click.echo(f"Saved profile {profile.name!r} in {cfg.path}.")
 
 
-COMMANDS = [register, whoami, prefs, rotate_token, config_group]
+COMMANDS = [register, recover, confirm, whoami, prefs, rotate_token, config_group]

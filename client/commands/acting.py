@@ -1,11 +1,13 @@
 """One subcommand per kind of action, named as the rulebook names things.
 
 Each builds one engine command (docs/engine-api.md, "Commands") and sends it with the version
-the player last saw. `to_argv` is the inverse used by `legal`: every legal command is printed as
-the exact command line that plays it.
+the player last saw. The words are the command notation's (engine/notation.py): `move 4b` in a
+mail or in `legal` is `iridescia move GAME 4b` here, and `to_argv` turns one into the other.
 """
 
 from __future__ import annotations
+
+import shlex
 
 import click
 
@@ -63,9 +65,8 @@ def submit(app: App, game_id: str, command: dict, expect_version: int | None,
             explain_stale(app, game_id, expected, stale)
         raise
     game = game_helpers.fetch_game(api, game_id)
-    names = game_helpers.seat_names(game)
-    for event in result.get("events") or []:
-        click.echo(game_helpers.describe_event(event, names))
+    for line in game_helpers.tell(result.get("events") or [], game):
+        click.echo(line)
     # What I have seen is my own command's result; whatever others did since is news for the
     # next command to report (a 409) rather than something I silently decided against.
     game_helpers.remember_version(api, game_id, result.get("version"))
@@ -82,10 +83,9 @@ def explain_stale(app: App, game_id: str, expected: int, stale: Stale) -> None:
         f"The game moved on since version {expected} (it is at version {current}); "
         "your command was not sent. What changed:", err=True
     )
-    names = game_helpers.seat_names(game)
     events = game_helpers.fetch_events(api, game_id, after=expected).get("events") or []
-    for event in events:
-        click.echo("  " + game_helpers.describe_event(event, names), err=True)
+    for line in game_helpers.tell(events, game, continued_heading=True):
+        click.echo("  " + line, err=True)
     game_helpers.remember_version(api, game_id, current)
     click.echo(f"{game_helpers.whose_turn(game)} Look again with `iridescia show {game_id}` "
                "and retry.", err=True)
@@ -341,52 +341,24 @@ def remove(app, game, expect_version, dry_run, hex_):
     submit(app, game, {"type": "remove_tile", "hex": hex_}, expect_version, dry_run)
 
 
+def notation_line(command: dict) -> str | None:
+    """The notation line of a command as the API lists it (None for what nobody types)."""
+    from engine import command_from_dict, notation
+
+    engine_command = command_from_dict(dict(command, seat=command.get("seat") or 0))
+    return notation.format(engine_command) if notation.has_notation(engine_command) else None
+
+
+def cli_argv(line: str, game_id: str) -> list[str]:
+    """`move 4b` as the arguments of `iridescia move GAME 4b`."""
+    word, *rest = shlex.split(line)
+    return [word, game_id, *rest]
+
+
 def to_argv(command: dict, game_id: str) -> list[str] | None:
     """The command line that plays `command` (None for commands no human types)."""
-    kind = command.get("type")
-    simple = {
-        "move": ("move", "hex"), "choose_gem": ("choose", "gem"), "buy": ("buy", "item"),
-        "restore": ("restore", "relic"), "remove_tile": ("remove", "hex"),
-        "discard_objective": ("discard-objective", "objective"),
-    }
-    if kind in simple:
-        name, field_name = simple[kind]
-        return [name, game_id, str(command[field_name])]
-    if kind == "reveal":
-        return ["reveal", game_id, *command["hexes"]]
-    if kind == "relocate":
-        argv = ["relocate", game_id, command["hex"]]
-        if command.get("discard_tile"):
-            argv += ["--discard-tile", command["discard_tile"]]
-        return argv
-    if kind == "give_gem":
-        to = command.get("to")
-        return ["give", game_id, command["gem"], "--to", "supply" if to is None else str(to)]
-    if kind == "mine":
-        stone = command.get("stone_dice") or 0
-        return ["mine", game_id] + (["--stone-dice", str(stone)] if stone else [])
-    if kind == "keep_roll":
-        return ["keep", game_id] + (["--gem", command["gem"]] if command.get("gem") else [])
-    if kind == "reroll":
-        return ["reroll", game_id, *(str(d) for d in command["dice"])]
-    if kind == "modify_die":
-        delta = int(command["delta"])
-        return ["modify", game_id, command["die"], f"{delta:+d}", "--item", command["item"]]
-    if kind == "roll_market":
-        return ["roll-market", game_id, *command["gems"]]
-    if kind == "sell":
-        return ["sell", game_id, command["gem"], str(command["count"])]
-    if kind == "end_turn":
-        return ["end", game_id]
-    if kind == "play_item":
-        argv = ["play", game_id, command["item"]]
-        for field_name in PLAY_FIELDS.get(command["item"], ()):
-            value = command.get(field_name)
-            values = value if isinstance(value, list) else [value]
-            for single in values:
-                argv += [f"--{field_name}", str(single)]
-        return argv
-    return None
+    line = notation_line(command)
+    return None if line is None else cli_argv(line, game_id)
 
 
 COMMANDS = [reveal, move, relocate, choose, give, discard_objective, mine, keep, reroll, modify,

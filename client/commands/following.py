@@ -28,23 +28,27 @@ iridescia watch g7Kq2 --after 120 --limit 10 --json
 """)
 def watch(app: App, game: str, after: int | None, until_end: bool, limit: int | None,
           as_json: bool) -> None:
-    """Print the game's events as they happen (long-polling the server)."""
+    """Tell the game's events as they happen, turn by turn (long-polling the server)."""
     api = app.api()
     info = game_helpers.fetch_game(api, game)
-    names = game_helpers.seat_names(info)
     position = after or 0
     printed = 0
     while True:
         data = game_helpers.fetch_events(api, game, after=position, wait=POLL_SECONDS)
-        for event in data.get("events") or []:
+        events = data.get("events") or []
+        if limit is not None:
+            events = events[: limit - printed]
+        for event in events:
             position = max(position, int(event.get("seq", position)))
             if as_json:
                 click.echo(_compact(event))
-            else:
-                click.echo(game_helpers.describe_event(event, names))
-            printed += 1
-            if limit is not None and printed >= limit:
-                return
+        if not as_json:
+            # Told as sentences; a batch that continues a turn shown before has no heading.
+            for line in game_helpers.tell(events, info, continued_heading=printed == 0):
+                click.echo(line)
+        printed += len(events)
+        if limit is not None and printed >= limit:
+            return
         position = max(position, int(data.get("version") or 0))
         if until_end and game_helpers.fetch_game(api, game).get("status") == "finished":
             if not as_json:

@@ -16,6 +16,7 @@ import click
 
 from client import games as game_helpers
 from client.app import App, emit_json, example, json_option, pass_app
+from client.games import engine_event
 from client.http import Stale
 from client.render import render_view
 
@@ -79,17 +80,25 @@ def fetch_log(api, game_id: str) -> tuple[dict, bool]:
 @click.argument("game", metavar="GAME")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write the log to this file instead of the standard output.")
+@click.option("--text", "as_text", is_flag=True,
+              help="Tell the game turn by turn, in sentences, instead of JSON lines.")
 @pass_app
 @example("""
 iridescia log g7Kq2 -o g7Kq2.jsonl
 iridescia verify --file g7Kq2.jsonl
+iridescia log g7Kq2 --text | less
 """)
-def log(app: App, game: str, output: str | None) -> None:
+def log(app: App, game: str, output: str | None, as_text: bool) -> None:
     """Export GAME's log as JSON lines (with the seed and commands once it is over)."""
-    export, complete = fetch_log(app.api(), game)
-    text = "".join(
-        json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in export_records(export)
-    )
+    api = app.api()
+    export, complete = fetch_log(api, game)
+    if as_text:
+        text = "".join(line + "\n" for line in told_log(export, game_helpers.fetch_game(api, game)))
+    else:
+        text = "".join(
+            json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n"
+            for r in export_records(export)
+        )
     if output:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -100,18 +109,23 @@ def log(app: App, game: str, output: str | None) -> None:
         )
     else:
         click.echo(text, nl=False)
-    if not complete:
+    if not complete and not as_text:
         click.echo(
             "The game is not over: the log has the events you may see, but no seed and no "
             "commands, so it cannot be verified yet.", err=True
         )
 
 
-def engine_event(stored: dict) -> dict:
-    """A stored event row's payload as the engine's event dict (with its `type`)."""
-    payload = dict(stored.get("payload") or {})
-    payload.setdefault("type", stored.get("type"))
-    return payload
+def told_log(export: dict, game: dict) -> list[str]:
+    """The whole log in sentences, from my seat's side, then the final scores if it is over."""
+    from engine.narrate import score_lines
+
+    lines = game_helpers.tell(export.get("events") or [], game, continued_heading=True)
+    if export.get("outcome"):
+        names = {s: n for s, n in game_helpers.seat_names(game).items() if isinstance(s, int)}
+        lines += ["", "Final scores:"] + ["  " + line for line in
+                                          score_lines(export["outcome"], names)]
+    return lines
 
 
 def names_from_export(export: dict) -> dict:

@@ -160,6 +160,8 @@ def invite(app: App, game: str, email: str, as_json: bool) -> None:
         emit_json(invitation)
         return
     click.echo(f"Invited {invitation['email']}: join code {invitation['join_code']}")
+    if not invitation.get("mailed", True):
+        click.echo(invitation.get("message") or "not mailed: pass the join code on yourself")
 
 
 @click.command()

@@ -9,7 +9,7 @@ import click
 
 from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
-from client.commands.acting import to_argv
+from client.commands.acting import cli_argv, notation_line
 from client.commands.lobby import describe_turn, game_lines, short_time
 from client.render import render_view
 
@@ -53,9 +53,12 @@ def show(app: App, game: str, at_version: int | None, no_color: bool, as_json: b
 @game_argument
 @json_option
 @pass_app
-@example("iridescia legal g7Kq2")
+@example("""
+iridescia legal g7Kq2
+iridescia move g7Kq2 4b      # the line `move 4b`, with the game after its first word
+""")
 def legal(app: App, game: str, as_json: bool) -> None:
-    """List what you may do now, as the commands you would type."""
+    """List what you may do now, one command notation line each (as you would mail it)."""
     api = app.api()
     data = api.get(f"/games/{game}/legal")
     if as_json:
@@ -72,10 +75,12 @@ def legal(app: App, game: str, as_json: bool) -> None:
         if decides_line:
             click.echo(decides_line)
         return
-    for command in commands:
-        argv = to_argv(command, game)
-        if argv is not None:
-            click.echo("iridescia " + shlex.join(argv))
+    lines = list(dict.fromkeys(filter(None, (notation_line(c) for c in commands))))
+    for line in lines:
+        click.echo(line)
+    if lines:
+        example_line = "iridescia " + shlex.join(cli_argv(lines[-1], game))
+        click.echo(f"To play one here, put the game after its first word: {example_line}")
     if decides_line:
         click.echo(decides_line)
 

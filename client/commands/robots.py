@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import random
-import shlex
 
 import click
 
 from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, pass_app
-from client.commands.acting import to_argv
+from client.commands.acting import notation_line
 from client.http import Stale
 
 POLICY_NAMES = ("greedy", "random")
@@ -81,8 +80,7 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
         sent += 1
         game_helpers.remember_version(api, game, result.get("version"))
         if not quiet:
-            argv = to_argv(command, game)
-            click.echo("iridescia " + shlex.join(argv) if argv else command["type"])
+            click.echo(notation_line(command) or "(a command the server plays)")
     info = game_helpers.fetch_game(api, game)
     click.echo(f"Sent {sent} command{'s' if sent != 1 else ''}. {game_helpers.whose_turn(info)}")
 

@@ -11,7 +11,15 @@ from flask import g
 from sqlalchemy import and_, bindparam
 from sqlmodel import Session, select
 
-from server.auth import bearer_token, current_user, hash_token, refuse_token, require_user
+from engine.wording import clean
+from server.auth import (
+    authenticated,
+    bearer_token,
+    current_user,
+    hash_token,
+    refuse_token,
+    require_user,
+)
 from server.errors import fail
 from server.games import service
 from server.models import Game, Invitation, Outbox, Seat, User
@@ -135,13 +143,15 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
         user = require_user() if required else current_user()
         game, seat = visible_game(session, game_id, user)
         return user, game, seat
+    token_hash = hash_token(token)
     row = session.exec(
         _CALLER_GAME_AND_SEAT,  # type: ignore[call-overload]
-        params={"token_hash": hash_token(token), "game_id": game_id},
+        params={"token_hash": token_hash, "game_id": game_id},
     ).first()
     if row is None:
         refuse_token()
     user, game, seat = row
+    authenticated(token_hash, user.id)
     g.current_user = user
     require_visible(game_id, game, member=seat is not None)
     return user, game, seat
@@ -194,22 +204,41 @@ def join(session: Session, user: User, code: str, now: datetime) -> Game:
 
 
 def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
-           now: datetime) -> None:
-    session.add(Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now))
+           now: datetime, mail: bool = True) -> bool:
+    """Record the invitation and, when ``mail`` (server/games/invitation_limits.py), queue its
+    mail unless this game's invitation was queued for the address already. True if queued."""
+    invitation = Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now,
+                            mailed=False)
+    session.add(invitation)
     dedupe_key = f"invite:{game.id}:{email}"
-    if session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+    if mail and session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+        invitation.mailed = True
         session.add(Outbox(
             dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
-            kind="invitation", subject=f"{inviter.name} invites you to a game of Gems of Iridescia",
-            text_body=(
-                f"{inviter.name} invites you to play Gems of Iridescia ({game.seats} players).\n\n"
-                f"Join with the code {game.join_code}:\n\n"
-                f"    iridescia join {game.join_code}\n\n"
-                f"No account yet? Register at {base_url} first (iridescia register).\n"
-            ),
+            kind="invitation",
+            subject=f"{clean(inviter.name)} invites you to a game of Gems of Iridescia",
+            text_body=invitation_text(clean(inviter.name), game, email, base_url),
             status="pending", next_attempt_at=now, created_at=now,
         ))
     session.flush()
+    return invitation.mailed
+
+
+def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
+    """How to join by replying (nothing to install) or with the CLI (with the right server)."""
+    server = base_url.rstrip("/")
+    return (
+        f"{inviter} invites you to play Gems of Iridescia ({game.seats} players), "
+        f"game {game.id}.\n\n"
+        "To play by email, reply to this message with the one word\n\n"
+        "    join\n\n"
+        "and you are seated (an account is made for this address). Then every move is a reply\n"
+        "too: each email tells what happened, shows the board and lists what you may type.\n\n"
+        "To play from a terminal instead, with the iridescia command line client:\n\n"
+        f"    iridescia --server {server} register --name YOUR-NAME --email {email}\n"
+        f"    iridescia join {game.join_code}\n\n"
+        f"(the join code is {game.join_code}; the server is {server}).\n"
+    )
 
 
 def games_of(session: Session, user: User) -> list[Any]:

@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 
-from server.auth import bearer_token, hash_token, refuse_token, require_user
+from server.auth import authenticated, bearer_token, hash_token, refuse_token, require_user
 from server.db import READ_ONLY_OPTION, app_engine
 from server.driver_connection import DriverConnection
 from server.games.lobby import caller_game_and_seat, require_visible
@@ -92,11 +92,11 @@ def caller_and_game(connection: DriverConnection, game_id: str) -> Caller:
     token = bearer_token()
     if token is None:
         require_user()  # the 401 that says how to send a token
-    row = _CALLER_GAME_AND_SEAT.first(
-        connection, {"token_hash": hash_token(token), "game_id": game_id}
-    )
+    token_hash = hash_token(token)
+    row = _CALLER_GAME_AND_SEAT.first(connection, {"token_hash": token_hash, "game_id": game_id})
     if row is None:
         refuse_token()
+    authenticated(token_hash, row.caller_id)
     game = GameRow(**{name: getattr(row, name) for name in GAME_COLUMNS}) if row.id else None
     member = row.caller_seat_id is not None
     require_visible(game_id, game, member=member)

@@ -17,7 +17,7 @@ from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
-from server.games import lobby, posting, service
+from server.games import invitation_limits, lobby, posting, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.posting import GameRow
@@ -80,12 +80,16 @@ class Games(MethodView):
     @blp.arguments(GameCreateSchema())
     @blp.response(201, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 413, 422, 429)
+    @document_errors(400, 401, 413, 422, 429,
+                     e422="you have 10 open games, the most one player may have: start or "
+                          "leave one of them before creating another")
     def post(self, data: dict):
         """Create a game; you take the first seat. A 1-player (solo) game starts at once."""
         user = require_user()
         session = db_session()
         now = utcnow()
+        if data["seats"] > 1:
+            invitation_limits.check_open_games(session, user)
         game = lobby.create_game(session, user, data, now)
         if game.seats == 1:
             lobby.start_game(session, game, now, _actor(user.id))
@@ -138,18 +142,29 @@ class Invitations(MethodView):
     @blp.response(201, InvitationSchema)
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 403, 404, 409, 413, 422, 429, e404=E404,
-                     e409="game k3x9q2ab has already started")
+                     e409="game k3x9q2ab has already started",
+                     e429="you have sent 20 invitations in the past hour, the most allowed: "
+                          "you may invite again at 2026-12-01 10:41 UTC (in 13 minutes)")
     def post(self, data: dict, game_id: str):
-        """Invite someone by email: they are sent the join code."""
+        """Invite someone by email: they are sent the join code, within the invitation limits
+        (``mailed`` and ``message`` say whether it was mailed; the join code is in the answer
+        either way)."""
         session = db_session()
         user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         lobby.require_member(game, seat)
         if game.status != "open":
             fail(409, f"game {game.id} has already started", game_id=game.id)
         email = data["email"].strip().lower()
-        lobby.invite(session, game, user, email, current_app.config["BASE_URL"], utcnow())
+        now = utcnow()
+        decision = invitation_limits.check(session, user, email, now)
+        mailed = lobby.invite(session, game, user, email, current_app.config["BASE_URL"], now,
+                              mail=decision.mail)
         session.commit()
-        return {"email": email, "join_code": game.join_code}
+        if decision.mail and not mailed:
+            note = f"{email} was mailed this game's join code already"
+        else:
+            note = decision.note or f"{email} is mailed the join code"
+        return {"email": email, "join_code": game.join_code, "mailed": mailed, "message": note}
 
 
 @blp.route("/<game_id>/leave")
@@ -328,8 +343,11 @@ class Commands(MethodView):
             now = utcnow()
             result = None
             try:
+                command = data.get("command")
+                if command is None:
+                    command = _from_notation(data["notation"], caller.seat, state)
                 applied = _apply(connection, game, caller.seat, _actor(caller.user_id),
-                                 data["command"], expected, state, now)
+                                 command, expected, state, now)
                 if key is not None:
                     result = _answer(game, applied, caller.seat, data["command"], now)
                     posting.store_answer(connection, caller.user_id, key, request_hash, result,
@@ -376,6 +394,21 @@ def _expected_version(data: dict, game: Game) -> int:
         fail(412, f"the game is at version {game.version}, If-Match said {text}: refresh and "
                   "retry", current_version=game.version)
     return int(text)
+
+
+def _from_notation(line: str, seat: int | None, state: Any) -> dict:
+    """A notation line (engine/notation.py) as the command dict `_apply` checks and plays."""
+    import engine
+    from engine import notation
+
+    if seat is None:
+        fail(403, "you have no seat in this game: only its players send commands")
+    players = [{"seat": p.seat, "hold": dict(p.hold), "items": list(p.items)}
+               for p in getattr(state, "players", ())]
+    try:
+        return engine.command_to_dict(notation.parse(line, seat, view={"players": players}))
+    except notation.NotationError as error:
+        fail(422, str(error), notation=line)
 
 
 def _apply(connection, game: GameRow, seat: int, actor: str, command: dict,  # noqa: ANN001

@@ -127,6 +127,9 @@ class InvitationCreateSchema(ma.Schema):
 class InvitationSchema(ma.Schema):
     email = fields.String(required=True)
     join_code = fields.String(required=True)
+    mailed = fields.Boolean(required=True, metadata={
+        "description": "Whether the join code was mailed; when not, pass it on yourself"})
+    message = fields.String(required=True, metadata={"description": "Why not, when it was not"})
 
 
 class JoinSchema(ma.Schema):
@@ -134,10 +137,16 @@ class JoinSchema(ma.Schema):
 
 
 class CommandRequestSchema(ma.Schema):
-    command = fields.Dict(required=True, metadata={
+    command = fields.Dict(metadata={
         "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "
-                       "seat defaults to yours",
+                       "seat defaults to yours. Give this or `notation`.",
         "example": {"type": "end_turn"}})
+    notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
+        "description": "The same command as one line of the command notation, as `legal` "
+                       "prints it and a mail reply carries it (docs/engine-api.md, "
+                       "\"Notation\"): played by your seat. A line that does not parse is a "
+                       "422 quoting it and saying what is accepted. Give this or `command`.",
+        "example": "reveal 3c 3d"})
     expected_version = fields.Integer(strict=True,
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The game version you decided against (or send If-Match)"})
@@ -149,6 +158,13 @@ class CommandRequestSchema(ma.Schema):
         if many is None and partial is None and unknown is None and _plain_command_body(data):
             return {key: dict(value) if key == "command" else value for key, value in data.items()}
         return super().load(data, many=many, partial=partial, unknown=unknown)
+
+    @ma.validates_schema
+    def _one_command(self, data: dict, **_kwargs) -> None:
+        if ("command" in data) == ("notation" in data):
+            raise ma.ValidationError("give the command either as `command` (an object) or as "
+                                     "`notation` (a line such as \"move 4b\"), not both",
+                                     "command")
 
 
 def _plain_command_body(data: object) -> bool:

@@ -5,17 +5,25 @@ On PostgreSQL the claim is `SELECT ... FOR UPDATE SKIP LOCKED`; on SQLite every 
 the database's write lock (server.db begins IMMEDIATE). Either way two schedulers never claim the
 same message at once. Rendering only reads, in a read-only transaction (no write lock on SQLite);
 the words are stored with the message's status, so a retry sends the same words.
+
+A claim is a lease: the message's next attempt is pushed `CLAIM_LEASE` past the clock's time at
+the claim, and its `attempts` counter goes up by one. That counter is the lease's fence: just
+before each send the sender renews the lease in one UPDATE that matches the attempts it claimed
+with, so a message another scheduler claimed since (its lease had run out) is skipped, never
+sent twice. Batches are small, and a run that stops early gives back what it had not started.
 """
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import or_, update
+from sqlalchemy import func, or_, update
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
+from server.mail import consent
 from server.mail.backoff import MAX_ATTEMPTS, retry_delay
 from server.mail.message import build_message
 from server.mail.settings import MailSettings
@@ -23,10 +31,12 @@ from server.mail.transport import DeliveryError
 from server.models import Outbox
 
 log = logging.getLogger(__name__)
-CLAIM_LEASE = timedelta(minutes=10)
-# Messages leased per claim transaction: fewer commits, and small enough that a batch is sent
-# long before its lease runs out.
-CLAIM_BATCH = 20
+# Long enough for one send (the lease is renewed just before each), short enough that mail a
+# killed scheduler had leased goes out again soon.
+CLAIM_LEASE = timedelta(minutes=5)
+# Messages leased per claim transaction: a killed scheduler strands at most these.
+CLAIM_BATCH = 5
+_OUTBOX = Outbox.__table__
 
 
 @dataclass
@@ -34,6 +44,8 @@ class FlushReport:
     sent: list[int] = field(default_factory=list)
     retrying: list[int] = field(default_factory=list)
     parked: list[int] = field(default_factory=list)
+    skipped: list[int] = field(default_factory=list)  # taken over by another scheduler
+    withheld: list[int] = field(default_factory=list)  # to an unconfirmed address (consent.py)
 
 
 def _claim(session: Session, now: datetime, count: int) -> list[Outbox]:
@@ -52,40 +64,92 @@ def flush_outbox(
     engine,
     transport,
     settings: MailSettings,
-    now: datetime,
+    clock: Callable[[], datetime] | datetime,
     rng: random.Random | None = None,
     limit: int = 100,
 ) -> FlushReport:
     """Send up to `limit` due messages; a 4xx waits with backoff, a 5xx is parked.
 
-    Messages are leased (their next attempt pushed `CLAIM_LEASE` ahead) `CLAIM_BATCH` at a time
-    in one short transaction, then each is built and sent outside any transaction and marked in
-    its own. A slow SMTP server thus never holds a database lock, a scheduler that dies mid-send
-    leaves its leased messages to be retried after the lease, and a message is marked sent as
-    soon as it is (a crash resends at most the one being sent, with the same Message-ID).
-    A notice queued unrendered is rendered first (all of a batch in one read-only transaction)
-    and its words are stored when it is marked. A message that cannot be rendered or built is
-    parked with the error rather than blocking the queue.
+    Messages are leased (their next attempt pushed `CLAIM_LEASE` past the clock's time) in
+    batches of `CLAIM_BATCH`, each in one short transaction; then each is built, its lease
+    checked and renewed (`_renew_lease`), sent outside any transaction and marked in its own. A
+    slow SMTP server thus never holds a database lock; a run longer than a lease loses only the
+    messages another scheduler took over meanwhile, which it then skips; a scheduler that dies
+    mid-send leaves at most a batch to be retried after the lease, and one that stops on an
+    error gives back what it had not started. A message is marked sent as soon as it is (a crash
+    resends at most the one being sent, with the same Message-ID). A notice queued unrendered is
+    rendered first (all of a batch in one read-only transaction) and its words are stored when
+    it is marked. A message that cannot be rendered or built is parked with the error rather
+    than blocking the queue. `clock` is read at every claim, renewal and mark (a fixed datetime
+    is accepted for one-shot callers).
     """
+    clock = clock if callable(clock) else _fixed(clock)
     rng = rng or random.Random()
     report = FlushReport()
     remaining = limit
     with transport:
         while remaining > 0:
             with session_scope(engine) as session:
+                now = clock()
                 rows = _claim(session, now, min(CLAIM_BATCH, remaining))
+                stopped = consent.withheld(session, rows)
                 for row in rows:
                     row.attempts += 1
                     row.next_attempt_at = now + CLAIM_LEASE
+                    if row.id in stopped:
+                        row.status, row.last_error = "withheld", stopped[row.id]
+                        report.withheld.append(row.id)
                     session.add(row)
                 session.flush()
+                roots = thread_roots(session, rows)
             if not rows:
                 break
             remaining -= len(rows)
-            rendered = _render(engine, [row for row in rows if row.text_body is None])
-            for row in rows:
-                _send_one(engine, transport, settings, now, rng, row, rendered.get(row.id), report)
+            rows = [row for row in rows if row.id not in stopped]
+            unstarted = list(rows)
+            try:
+                rendered = _render(engine, [row for row in rows if row.text_body is None])
+                while unstarted:
+                    row = unstarted.pop(0)
+                    _send_one(engine, transport, settings, clock, rng, row,
+                              rendered.get(row.id), report, roots.get(row.id))
+            finally:
+                _release(engine, unstarted, clock())
     return report
+
+
+def _fixed(moment: datetime) -> Callable[[], datetime]:
+    return lambda: moment
+
+
+def _held(row: Outbox):
+    """The WHERE of a lease still held: nobody claimed the message since (a claim counts an
+    attempt) and it is still waiting to be sent."""
+    return ((_OUTBOX.c.id == row.id) & (_OUTBOX.c.attempts == row.attempts)
+            & (_OUTBOX.c.status == "pending"))
+
+
+def _renew_lease(engine, row: Outbox, now: datetime) -> bool:
+    """Check the lease on ``row`` just before sending it and give it a whole lease again for
+    the send; False when another scheduler took the message over (after this lease had run out)
+    or it is no longer pending."""
+    with session_scope(engine) as session:
+        result = session.connection().execute(
+            update(_OUTBOX).where(_held(row)).values(next_attempt_at=now + CLAIM_LEASE))
+        return result.rowcount == 1
+
+
+def _release(engine, rows: list[Outbox], now: datetime) -> None:
+    """Give back leased messages that were not started: due now, their claim not counted."""
+    if not rows:
+        return
+    try:
+        with session_scope(engine) as session:
+            for row in rows:
+                session.connection().execute(update(_OUTBOX).where(_held(row)).values(
+                    next_attempt_at=now, attempts=row.attempts - 1))
+    except Exception:  # the database is away: the leases run out by themselves
+        log.exception("could not give back %d leased mail(s)", len(rows))
 
 
 def _words(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
@@ -143,8 +207,33 @@ def render_pending(engine, limit: int | None = None) -> int:
     return done
 
 
+def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
+    """The dedupe key of the first email of each row's game to the row's address, by row id:
+    every later email of that game to them replies to it, so a mail client shows one thread."""
+    games = {row.game_id for row in rows if row.game_id is not None}
+    if not games:
+        return {}
+    first = (
+        select(func.min(Outbox.id))
+        .where(Outbox.game_id.in_(games))
+        .group_by(Outbox.game_id, func.lower(Outbox.to_email))
+    )
+    keys = {
+        (game_id, email.lower()): key
+        for game_id, email, key in session.exec(
+            select(Outbox.game_id, Outbox.to_email, Outbox.dedupe_key).where(Outbox.id.in_(first))
+        )
+    }
+    return {
+        row.id: keys[(row.game_id, row.to_email.lower())]
+        for row in rows
+        if (row.game_id, row.to_email.lower()) in keys
+    }
+
+
 def _send_one(
-    engine, transport, settings, now, rng, row: Outbox, rendered, report: FlushReport
+    engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport,
+    thread_root: str | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -158,16 +247,22 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings)
+            message = build_message(row, settings, thread_root)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error
         else:
             permanent = False
+            if not _renew_lease(engine, row, clock()):
+                log.warning("mail %s to %s: its lease ran out and another scheduler took it "
+                            "over; not sent here", key, to)
+                report.skipped.append(row_id)
+                return
             try:
                 transport.send(message)
             except DeliveryError as error:
                 failure = error
+    now = clock()
     values: dict = {}
     if rendered is not None:
         values["subject"], values["text_body"], values["html_body"] = rendered
@@ -198,7 +293,7 @@ def _send_one(
     # Marked at once, in a transaction of its own: a crash resends at most this message.
     with session_scope(engine) as session:
         session.connection().execute(
-            update(Outbox.__table__).where(Outbox.__table__.c.id == row_id).values(**values)
+            update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values)
         )
 
 

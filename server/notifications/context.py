@@ -1,21 +1,27 @@
 """What an email says: the template context for one notice, read from the game's log and its
 state at the notice's version (the sender renders it later; the game has moved on since).
 
-Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happened (lines),
-board (text), me (coins, points, position, hold, items, objectives), scores, played, reason,
-commands (show, legal, play).
+Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happened (narrated
+lines, engine/narrate.py), board (the view as `iridescia show --no-color` draws it,
+engine/text_board.py), typed (the notation lines the recipient may send now) and typed_more (how
+many more there are), scores (name, total, rank), score_lines (each seat's breakdown), played,
+reason, commands (show, legal, play: a CLI example).
 """
 
+import textwrap
 from datetime import datetime
 
 from flask import current_app, has_app_context
 from sqlmodel import select
 
 from server.models import Command, Event, Game, Seat, User
-from server.notifications.board_text import board_text
 from server.notifications.render import commands
 
-HAPPENED_LINES = 40
+# "Since your last turn" tells at most this many events (a round of four players is ~150).
+HAPPENED_EVENTS = 400
+# The lines of what one may type, in full up to this many (a Cauldron of Fortune alone can
+# offer 64); beyond, the mail says how many more `legal` lists.
+TYPED_LINES = 60
 TURN_KINDS = {"game_started", "your_turn", "reminder", "deadline_warning"}
 
 
@@ -62,46 +68,14 @@ def _seat_names(session, game: Game) -> dict[int, str]:
     }
 
 
-def _display(component_id: str) -> str:
-    from engine.data import display_name
-
-    try:
-        return display_name(component_id)
-    except (KeyError, ValueError):
-        return component_id.replace("_", " ")
-
-
-def _named(value) -> str:
-    """A component id as its printed name (tiles, items, relics...); anything else as it is."""
-    if isinstance(value, str) and "_" in value:
-        return _display(value)
-    return str(value)
-
-
-def _describe(payload: dict, names: dict[int, str]) -> str:
-    """One line for an event: who, what (its type in words), and its plain fields."""
-    who = names.get(payload.get("seat"), "")
-    what = str(payload.get("type", "event")).replace("_", " ")
-    details = []
-    for key, value in payload.items():
-        if key in ("type", "v", "seat"):
-            continue
-        if isinstance(value, str | int | float) and not isinstance(value, bool):
-            details.append(f"{key.replace('_', ' ')} {_named(value)}")
-        elif isinstance(value, list) and value and all(isinstance(v, str | int) for v in value):
-            details.append(f"{key.replace('_', ' ')} {', '.join(map(_named, value))}")
-    line = f"{who}: {what}" if who else what
-    return f"{line} ({'; '.join(details)})" if details else line
-
-
 def happened_since_last_turn(
     session, game: Game, version: int, seat: int, names: dict[int, str]
 ) -> list[str]:
-    """The events up to `version` after the player's own last command before it, redacted for
-    them (the last 40)."""
-    import engine
+    """What happened after the player's own last command, up to and including `version`, told
+    as they may know it (engine/narrate.py): turn headings, then indented sentences."""
+    from engine.narrate import narrate
 
-    own_last = _per_version(
+    commands_before = _per_version(
         session,
         game,
         version,
@@ -112,38 +86,45 @@ def happened_since_last_turn(
             .order_by(Command.version)
         ).all(),
     )
-    start = None
-    for version, command in own_last:
+    start = None  # the version after which the others' commands began
+    for applied_at, command in commands_before:
         if command.get("seat") == seat:
             start = None
         elif start is None:
-            start = version
+            start = applied_at
     if start is None:
         return []
     rows = session.exec(
         select(Event.payload)
         .where(Event.game_id == game.id, Event.seq > start, Event.seq <= version)
         .order_by(Event.seq.desc())
-        .limit(HAPPENED_LINES)
+        .limit(HAPPENED_EVENTS)
     ).all()
-    return [_describe(engine.redact_event(payload, seat), names) for payload in reversed(rows)]
+    lines: list[str] = []
+    for story in narrate(list(reversed(rows)), names, seat):
+        lines.append(story.heading)
+        for sentence in story.sentences:  # within 80 columns once the template indents them
+            lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False)
+    return lines
 
 
-def _me(view: dict, seat: int) -> dict | None:
-    player = next((p for p in view.get("players", []) if p.get("seat") == seat), None)
-    if player is None:
-        return None
-    hold = ", ".join(
-        f"{count} {gem}" for gem, count in sorted(player.get("hold", {}).items()) if count
-    )
-    return {
-        "coins": player.get("coins", 0),
-        "points": player.get("points", 0),
-        "position": player.get("position"),
-        "hold": hold,
-        "items_held": ", ".join(_display(i) for i in player.get("items", [])),
-        "objectives": ", ".join(_display(o) for o in player.get("objectives", []) or []),
-    }
+def typed_lines(state, seat: int) -> list[str]:
+    """The notation lines (engine/notation.py) `seat` may send now, each once."""
+    import engine
+    from engine import notation
+
+    lines = (notation.format(c) for c in engine.legal_commands(state, seat)
+             if notation.has_notation(c))
+    return list(dict.fromkeys(lines))
+
+
+def board_for(view: dict, game: Game, version: int, names: dict[int, str]) -> str:
+    """The board as `iridescia show --no-color` draws it (one renderer for both)."""
+    from engine.text_board import render_plain
+
+    players = [{"seat": seat, "name": name} for seat, name in names.items()]
+    return render_plain(view, {"id": game.id, "players": players}, version)
 
 
 def _scores(state, names: dict[int, str]) -> list[dict]:
@@ -161,6 +142,13 @@ def _scores(state, names: dict[int, str]) -> list[dict]:
         ),
         key=lambda s: (s["rank"], s["name"]),
     )
+
+
+def _score_lines(state, names: dict[int, str]) -> list[str]:
+    import engine
+    from engine.narrate import score_lines
+
+    return score_lines(engine.outcome(state).to_dict(), names)
 
 
 def build_context(
@@ -185,6 +173,7 @@ def build_context(
     decision_kind = None if over else engine.pending_kind(state)
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
     view = engine.view(state, seat)
+    typed = typed_lines(state, seat) if your_turn else []
     return {
         "game_id": game.id,
         "game_url": f"{base_url()}/api/v1/games/{game.id}/view",
@@ -194,11 +183,13 @@ def build_context(
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
-        "board": board_text(view),
-        "me": _me(view, seat),
+        "board": board_for(view, game, version, names),
+        "typed": typed[:TYPED_LINES],
+        "typed_more": max(0, len(typed) - TYPED_LINES),
         "scores": _scores(state, names) if over else [],
+        "score_lines": _score_lines(state, names) if over else [],
         "played": [],
         "reason": "",
-        "commands": commands(game.id, decision_kind if your_turn else None),
+        "commands": commands(game.id, typed[0] if typed else None),
         **extra,
     }

@@ -19,23 +19,17 @@ _environment = Environment(
     keep_trailing_newline=True,
 )
 
-# The command a player types for each kind of pending decision (see `iridescia legal GAME`).
-PLAY_EXAMPLES = {
-    "turn": "iridescia reveal {game} HEX [HEX]",
-    "removal": "iridescia remove {game} HEX",
-    "choose_gem": "iridescia choose {game} GEM",
-    "give_gem": "iridescia give {game} GEM",
-    "discard_objective": "iridescia discard-objective {game} OBJECTIVE",
-    "roll": "iridescia keep {game}",
-}
-
-
-def commands(game_id: str, decision_kind: str | None) -> dict:
-    example = PLAY_EXAMPLES.get(decision_kind or "", "")
+def commands(game_id: str, example_line: str | None) -> dict:
+    """The CLI commands an email quotes; `play` is the notation line `example_line` typed as a
+    CLI command (the game after its first word), when there is something to play."""
+    play = None
+    if example_line:
+        word, _, rest = example_line.partition(" ")
+        play = f"iridescia {word} {game_id}" + (f" {rest}" if rest else "")
     return {
         "show": f"iridescia show {game_id}",
         "legal": f"iridescia legal {game_id}",
-        "play": example.format(game=game_id) if example else None,
+        "play": play,
     }
 
 

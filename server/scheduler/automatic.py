@@ -299,5 +299,9 @@ def _tell(session, game: Game, row, turn: AutomaticTurn, turn_started_at, now, r
 
 
 def _say(command: dict) -> str:
-    fields = ", ".join(f"{k} {v}" for k, v in command.items() if k not in ("type", "seat"))
-    return command["type"].replace("_", " ") + (f" ({fields})" if fields else "")
+    """What the server played, as the notation line the player would have typed."""
+    import engine
+    from engine import notation
+
+    played = engine.command_from_dict(command)
+    return notation.format(played) if notation.has_notation(played) else "the Rhom's turn"

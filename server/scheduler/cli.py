@@ -52,7 +52,7 @@ def scheduler(once: bool) -> None:
 @click.command()
 @click.option(
     "--status",
-    type=click.Choice(["parked", "pending", "sent", "all"]),
+    type=click.Choice(["parked", "pending", "sent", "withheld", "all"]),
     default="parked",
     show_default=True,
     help="Which messages to list.",

@@ -135,11 +135,12 @@ class Ticker:
         return report
 
     def _flush(self, now) -> FlushReport:
+        # The clock, not `now`: leases are taken and checked at the time of each claim and send.
         return flush_outbox(
             self.db,
             transport_for(self.mail_settings),
             self.mail_settings,
-            now,
+            self.clock,
             self.rng,
             limit=DELIVERY_LIMIT,
         )

@@ -50,14 +50,41 @@ class UserSchema(ma.Schema):
     id = fields.Integer(required=True)
     name = fields.String(required=True)
     email = fields.String(required=True)
+    verified = fields.Boolean(required=True, metadata={
+        "description": "Whether the address is confirmed; until it is, it gets no mail but "
+                       "the confirmation link"})
     preferences = fields.Nested(PreferencesSchema, required=True)
 
 
 class NewUserSchema(ma.Schema):
-    id = fields.Integer(required=True)
+    id = fields.Integer(required=True, allow_none=True,
+                        metadata={"description": "null when the address already had an account"})
     name = fields.String(required=True)
     email = fields.String(required=True)
-    token = fields.String(required=True, metadata={"description": "Shown once; keep it secret"})
+    token = fields.String(required=True, allow_none=True, metadata={
+        "description": "Shown once; keep it secret. null when the address already had an "
+                       "account: its owner is mailed a link to a new token"})
+    verified = fields.Boolean(required=True)
+    message = fields.String(required=True)
+
+
+class CodeSchema(ma.Schema):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=500),
+                         metadata={"description": "The code of the link in the mail"})
+
+
+class RecoverSchema(ma.Schema):
+    email = fields.Email(required=True, validate=validate.Length(max=254),
+                         metadata={"example": "ada@example.org"})
+
+    @ma.post_load
+    def _lower(self, data: dict, **_kwargs) -> dict:
+        data["email"] = data["email"].strip().lower()
+        return data
+
+
+class AcceptedSchema(ma.Schema):
+    message = fields.String(required=True)
 
 
 class TokenSchema(ma.Schema):

@@ -4,11 +4,12 @@ that build the very commands the server listed."""
 from __future__ import annotations
 
 import json
-import shlex
 
 import pytest
 
-from client.commands.acting import to_argv
+import engine
+from client.commands.acting import cli_argv, to_argv
+from engine import notation
 
 SAMPLES = [
     (["reveal", "g1", "3c", "3D"], {"type": "reveal", "hexes": ["3c", "3d"]}),
@@ -98,13 +99,28 @@ def test_legal_prints_commands_one_can_type(run, standin):
     result = run("legal", "g1", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "t"})
     assert result.exit_code == 0, result.output
     assert result.output == (
-        "iridescia reveal g1 3c\n"
-        "iridescia reveal g1 3c 3d\n"
-        "iridescia play g1 cauldron_of_fortune --give emerald --give emerald --take citrine\n"
+        "reveal 3c\n"
+        "reveal 3c 3d\n"
+        "play cauldron_of_fortune --give emerald --give emerald --take citrine\n"
+        "give emerald --to supply\n"
+        "To play one here, put the game after its first word: "
         "iridescia give g1 emerald --to supply\n"
     )
-    for line in result.output.splitlines():
-        assert run(*shlex.split(line)[1:], "--dry-run").exit_code == 0
+    for line in result.output.splitlines()[:-1]:
+        assert run(*cli_argv(line, "g1"), "--dry-run").exit_code == 0
+
+
+def test_legal_prints_the_notation_of_every_listed_command(run, standin):
+    """`format` of each legal command is what `legal` prints (a reveal listed in both orders
+    is one line, in board order)."""
+    listed = [c for c in legal_commands_of_real_games(limit_per_kind=3)
+              if c["type"] != "rhom_turn"]
+    standin.answer("GET", "/games/g1/legal", 200, {"version": 3, "seat": 1, "commands": listed})
+    result = run("legal", "g1", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "t"})
+    assert result.exit_code == 0, result.output
+    lines = list(dict.fromkeys(
+        notation.format(engine.command_from_dict(dict(c, seat=1))) for c in listed))
+    assert result.output.splitlines()[:-1] == lines
 
 
 def legal_commands_of_real_games(limit_per_kind: int = 25) -> list[dict]:
@@ -143,7 +159,8 @@ def test_every_legal_command_of_real_games_can_be_typed(run):
             continue
         result = run(*argv, "--dry-run")
         assert result.exit_code == 0, (argv, result.output)
-        expected = {k: v for k, v in command.items() if k != "seat"}
+        canonical = notation.canonical(engine.command_from_dict(command))
+        expected = {k: v for k, v in engine.command_to_dict(canonical).items() if k != "seat"}
         assert json.loads(result.output) == expected, argv
 
 
@@ -154,7 +171,8 @@ def test_legal_says_when_the_server_will_decide(run, standin):
     result = run("legal", "g1", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "t"})
     assert result.exit_code == 0, result.output
     assert result.output == (
-        "iridescia remove g1 3c\n"
+        "remove 3c\n"
+        "To play one here, put the game after its first word: iridescia remove g1 3c\n"
         "The server will decide at 2026-12-03 04:03 UTC.\n"
     )
 

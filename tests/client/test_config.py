@@ -20,6 +20,8 @@ def test_register_stores_the_token_in_a_private_toml_file(run, standin, isolated
     assert result.output == (
         f"Registered Ada <ada@example.com> (user u1) on {standin.url}.\n"
         f"Token saved in profile 'default' of {path}.\n"
+        "Confirm your address: open the link mailed to ada@example.com (until then it gets no "
+        "other mail).\n"
     )
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     saved = config.load(path)
@@ -123,3 +125,47 @@ def test_toml_strings_with_quotes_survive_a_round_trip(isolated):
     config.save(cfg)
     loaded = config.load(path).profile('odd "name"')
     assert (loaded.server, loaded.token) == ("http://h/\\x", 't"o\\k')
+
+
+def test_registering_a_taken_address_saves_no_token_and_says_where_it_is(run, standin, isolated):
+    standin.answer("POST", "/users", 201, dict(USER, id=None, token=None))
+    result = run("--server", standin.url, "register", "--name", "Ada", "--email",
+                 "ada@example.com")
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "A mail is on its way to ada@example.com. If that address already has an account, no "
+        "token is given here: the mail has a link to a new one (or run the `iridescia recover "
+        "--code CODE` it shows).\n")
+    assert not (isolated / "config" / "iridescia" / "config.toml").exists()
+
+
+def test_recover_asks_for_a_link_then_trades_its_code_for_a_saved_token(run, standin, isolated):
+    standin.answer("POST", "/users/recover", 202,
+                   {"message": "if ada@example.com has an account, a mail with a link to a new "
+                               "token is on its way to it"})
+    asked = run("--server", standin.url, "recover", "--email", "ada@example.com")
+    assert asked.output == ("if ada@example.com has an account, a mail with a link to a new "
+                            "token is on its way to it\n")
+    assert standin.requests[-1]["json"] == {"email": "ada@example.com"}
+    assert "Authorization" not in standin.requests[-1]["headers"]
+
+    standin.answer("POST", "/users/recover/confirm", 201, dict(USER, token="tok-new"))
+    traded = run("--server", standin.url, "recover", "--code", "the-code")
+    path = isolated / "config" / "iridescia" / "config.toml"
+    assert traded.output == (f"New token for Ada <ada@example.com> saved in profile 'default' "
+                             f"of {path}; the old one no longer works.\n")
+    assert standin.requests[-1]["json"] == {"code": "the-code"}
+    assert config.load(path).profile("default").token == "tok-new"
+    assert run("recover").exit_code == 2
+
+
+def test_confirm_sends_the_code_or_asks_for_a_new_link(run, standin):
+    standin.answer("POST", "/users/verify", 200, dict(USER, verified=True))
+    confirmed = run("--server", standin.url, "confirm", "--code", "c0de")
+    assert confirmed.output == ("ada@example.com is confirmed: the server mails it your turns "
+                                "from now on.\n")
+    assert standin.requests[-1]["json"] == {"code": "c0de"}
+    standin.answer("POST", "/users/me/verification", 202,
+                   {"message": "a new confirmation link is on its way to ada@example.com"})
+    resent = run("--server", standin.url, "confirm", "--resend", env={"IRIDESCIA_TOKEN": "t"})
+    assert resent.output == "a new confirmation link is on its way to ada@example.com\n"

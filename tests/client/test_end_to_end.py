@@ -27,11 +27,20 @@ def register(cli, profile: str, name: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def typed(cli, profile: str, line: str):
-    """Play a line exactly as `legal` printed it."""
-    words = shlex.split(line)
-    assert words[0] == "iridescia"
-    return cli(profile, *words[1:])
+def typed(cli, profile: str, game: str, line: str):
+    """Play a notation line as `legal` printed it: the game goes after its first word."""
+    word, *rest = shlex.split(line)
+    return cli(profile, word, game, *rest)
+
+
+def listed_lines(cli, profile: str, game: str) -> list[str]:
+    """The notation lines `legal` prints, without its closing how-to line (and the line saying
+    when the server will decide, when there is a deadline)."""
+    lines = cli(profile, "legal", game).output.splitlines()
+    if lines and lines[-1].startswith("The server will decide at "):
+        lines = lines[:-1]
+    assert lines[-1].startswith("To play one here, put the game after its first word: iridescia ")
+    return lines[:-1]
 
 
 def game_json(cli, profile: str, game: str) -> dict:
@@ -41,6 +50,13 @@ def game_json(cli, profile: str, game: str) -> dict:
 
 
 def check_log_replay_verify(cli, profile: str, game: str, tmp_path) -> None:
+    told = cli(profile, "log", game, "--text")
+    assert told.exit_code == 0, told.output
+    lines = told.output.splitlines()
+    assert lines[:2][0] == "Setup" and lines[1].startswith("  The game began; the order of play")
+    assert "Turn 1: " in told.output and "_" not in told.output  # no raw identifier
+    scores = lines[lines.index("Final scores:") + 1:]
+    assert scores and all(line.startswith("  ") and " points (" in line for line in scores)
     log_file = tmp_path / f"{game}.jsonl"
     result = cli(profile, "log", game, "-o", str(log_file))
     assert result.exit_code == 0, result.output
@@ -111,16 +127,16 @@ def test_solo_game_against_the_rhom(run, live, tmp_path):
 
     # The first turn by hand, with lines `legal` printed: reveal, move, end.
     for expected in ("reveal", "move"):
-        listed = cli("ada", "legal", game)
-        first = next(line for line in listed.output.splitlines() if f" {expected} " in line)
-        played = typed(cli, "ada", first)
+        first = next(line for line in listed_lines(cli, "ada", game)
+                     if line.startswith(expected + " "))
+        played = typed(cli, "ada", game, first)
         assert played.exit_code == 0, played.output
     for _ in range(5):  # a rainbow tile or a full hold asks first; then the turn can end
-        listed = cli("ada", "legal", game).output.splitlines()
-        line = f"iridescia end {game}" if f"iridescia end {game}" in listed else listed[0]
-        played = typed(cli, "ada", line)
+        listed = listed_lines(cli, "ada", game)
+        line = "end" if "end" in listed else listed[0]
+        played = typed(cli, "ada", game, line)
         assert played.exit_code == 0, played.output
-        if line.startswith("iridescia end"):
+        if line == "end":
             break
     else:
         pytest.fail("the first turn never offered `end`")
@@ -157,8 +173,8 @@ def test_three_player_game_to_the_end(run, live, tmp_path):
     assert cli(others[0], "legal", game).output.startswith("Nothing to do now. Waiting for seat")
     listed = cli(first, "legal", game).output.splitlines()
     assert listed[-1].startswith("The server will decide at ")  # the turn's deadline
-    reveal = [line for line in listed if line.startswith("iridescia ")][-1]
-    assert typed(cli, first, reveal).exit_code == 0
+    reveal = listed_lines(cli, first, game)[-1]
+    assert typed(cli, first, game, reveal).exit_code == 0
 
     for _ in range(MAX_ROUNDS):
         if game_json(cli, "ada", game)["status"] == "finished":

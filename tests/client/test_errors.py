@@ -12,7 +12,7 @@ from client import http
 GAME = {"id": "g1", "status": "active", "version": 11, "seats": 2, "players": [
     {"seat": 0, "user_id": "u1", "name": "Ada", "kind": "human"},
     {"seat": 1, "user_id": "u2", "name": "Bob", "kind": "human"}],
-    "is_my_turn": True, "current_seat": 0, "pending_kind": "turn"}
+    "is_my_turn": True, "my_seat": 0, "current_seat": 0, "pending_kind": "turn"}
 
 
 def env(server):
@@ -66,17 +66,18 @@ def test_stale_version_says_what_changed(run, standin):
         "message": "the game is at version 13, you sent 11: refresh and retry",
         "details": {"current_version": 13}})
     standin.answer("GET", "/games/g1/events", 200, {"version": 13, "events": [
-        {"seq": 12, "type": "explorer_moved", "payload": {"seat": 1, "hex": "3c"},
+        {"seq": 12, "type": "explorer_moved", "payload": {"seat": 1, "hex": "3c", "via": "move"},
          "actor": "u2", "at": "2026-01-01T00:00:00Z"},
-        {"seq": 13, "type": "turn_ended", "payload": {"seat": 1}, "actor": "u2",
-         "at": "2026-01-01T00:00:01Z"}]})
+        {"seq": 13, "type": "gems_gained", "payload": {"seat": 1, "gem": "emerald", "count": 1,
+                                                       "source": "tile"},
+         "actor": "u2", "at": "2026-01-01T00:00:01Z"}]})
     result = run("end", "g1", "--expect-version", "11", env=env(standin))
     assert result.exit_code == 1
     assert result.output == (
         "The game moved on since version 11 (it is at version 13); your command was not sent. "
         "What changed:\n"
-        "  #12 seat 1 (Bob): explorer moved hex=3c\n"
-        "  #13 seat 1 (Bob): turn ended\n"
+        "  Continued\n"
+        "    Bob moved to 3c: an emerald.\n"
         "Your turn. Look again with `iridescia show g1` and retry.\n"
         "Error: conflict: the game is at version 13, you sent 11: refresh and retry\n"
     )
@@ -148,10 +149,33 @@ def test_a_gateway_error_is_retried_under_the_same_key(run, standin):
     standin.answer("GET", "/games/g1", 200, GAME)
     standin.answer("POST", "/games/g1/commands", 503, raw="<h1>503 Service Unavailable</h1>")
     standin.answer("POST", "/games/g1/commands", 201, {"version": 12, "events": [
-        {"seq": 12, "type": "turn_ended", "payload": {"seat": 0}, "actor": "u1", "at": "x"}]})
+        {"seq": 12, "type": "tile_collected",
+         "payload": {"seat": 0, "hex": "1b", "tile": "desert_rainbow"}, "actor": "u1", "at": "x"}]})
     result = run("end", "g1", env=env(standin))
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines()[0] == "#12 seat 0 (Ada): turn ended"
+    assert result.output.splitlines()[0] == "You collected the Desert Rainbow tile from 1b."
     posts = [r for r in standin.requests if r["method"] == "POST"]
     assert len(posts) == 2
     assert posts[0]["headers"]["Idempotency-Key"] == posts[1]["headers"]["Idempotency-Key"]
+
+
+def test_the_answer_to_a_command_tells_the_rhoms_turn_that_followed(run, standin):
+    solo = {"id": "g1", "status": "active", "version": 11, "seats": 1, "players": [
+        {"seat": 0, "user_id": None, "name": "Rhom", "kind": "rhom"},
+        {"seat": 1, "user_id": "u1", "name": "Ada", "kind": "human"}],
+        "is_my_turn": False, "my_seat": 1, "current_seat": 0, "pending_kind": "rhom"}
+    standin.answer("GET", "/games/g1", 200, solo)
+    standin.answer("POST", "/games/g1/commands", 201, {"version": 14, "events": [
+        {"seq": 12, "type": "tile_collected", "actor": "u1", "at": "x",
+         "payload": {"seat": 1, "hex": "2c", "tile": "desert_rainbow"}},
+        {"seq": 13, "type": "turn_started", "actor": "u1", "at": "x",
+         "payload": {"seat": 0, "kind": "rhom", "number": 8, "extra": False}},
+        {"seq": 14, "type": "rhom_card_drawn", "actor": "u1", "at": "x", "payload": {"card": 6}}]})
+    result = run("end", "g1", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "You collected the Desert Rainbow tile from 2c.\n"
+        "Turn 8: the Rhom\n"
+        "  The Rhom drew card 6 (double).\n"
+        "Version 11. Waiting for seat 0 (Rhom).\n"
+    )

@@ -134,11 +134,10 @@ def test_stale_version_shows_what_changed(table):
     lines = result.output.splitlines()
     assert lines[0] == ("The game moved on since version 1 (it is at version 2); your command "
                         "was not sent. What changed:")
-    assert lines[1] == (f"  #2 seat {seat} ({first.capitalize()}): turn started kind=turn "
-                        "number=1 extra=False")
+    assert lines[1] == f"  Turn 1: {first.capitalize()} (you)"
     assert lines[-1] == "Error: conflict: the game is at version 2, you sent 1: refresh and retry"
     # Nothing was played: the reveal is still open.
-    assert f"iridescia reveal {game} 1b" in cli(first, "legal", game).output.splitlines()
+    assert "reveal 1b" in cli(first, "legal", game).output.splitlines()
 
 
 def test_unknown_game(table):
@@ -152,16 +151,21 @@ def test_watch_wait_and_an_unfinished_log(table, tmp_path):
     cli, game, first, second, seat = table
     played = cli(first, "reveal", game, "1b", "1c")
     assert played.exit_code == 0, played.output
-    assert played.output.splitlines()[0].startswith(f"#3 seat {seat} ({first.capitalize()}): "
-                                                    "tiles revealed hexes=1b,1c tiles=")
-    assert played.output.splitlines()[1] == "Version 3. Your turn."
+    assert played.output.splitlines() == ["You revealed 1b and 1c.", "Version 3. Your turn."]
 
     watched = cli(second, "watch", game, "--after", "1", "--limit", "2")
     assert watched.exit_code == 0
-    assert [line.split(":")[0] for line in watched.output.splitlines()] == [
-        f"#2 seat {seat} ({first.capitalize()})", f"#3 seat {seat} ({first.capitalize()})"]
+    name = first.capitalize()
+    assert watched.output == f"Turn 1: {name}\n  {name} revealed 1b and 1c.\n"
     started_by = cli(second, "watch", game, "--limit", "1").output
-    assert started_by.startswith("#1 Bob: game started options={players=2 rhom=False ")
+    order = " and ".join(sorted(["Ada", "Bob"], key=lambda n: n != name))
+    setup = started_by.splitlines()
+    assert setup[:2] == ["Setup", f"  The game began; the order of play is {order}."]
+    assert setup[2].startswith("  You were dealt the secret objectives ")  # mine, not theirs
+    assert len(setup) == 3
+    told = cli(second, "log", game, "--text")
+    assert told.exit_code == 0, told.output
+    assert told.output == started_by + watched.output
     as_json = cli(second, "watch", game, "--limit", "1", "--json")
     assert json.loads(as_json.output)["type"] == "game_started"
 
@@ -205,7 +209,7 @@ def test_watch_and_wait_block_until_the_other_player_acts(table, isolated, live)
     actor.join()
     assert time.monotonic() - started >= 1.0
     assert watched.exit_code == 0, watched.output
-    assert watched.output.startswith(f"#3 seat {seat} ({first.capitalize()}): tiles revealed")
+    assert watched.output == f"Continued\n  {first.capitalize()} revealed 1b and 1c.\n"
 
     # Now the first player moves and ends the turn a second later; `wait` sees it become mine.
     headers = {"Authorization": f"Bearer {token}"}

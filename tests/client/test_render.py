@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import engine
 from client.render import render_view
 from tests.client import handmade
 
@@ -56,7 +57,9 @@ def test_the_picture_shows_what_the_issue_lists():
     assert "4d R   0" in canyon and "4e Ssd" in canyon
     assert "5c ##" in text and "5d ##" in text  # barricades
     assert "Roll: mine: dice 4 2, stone 5, needs 5 or more" in lines
-    assert "Objectives  Glimmering Gold, Master Miner" in lines
+    assert "Objectives  Glimmering Gold (7p): the most coins at the end; a tie for most" in lines
+    assert "            Master Miner (7p): a relic of each category: jewelry, tech and lore" in lines
+    assert "Relics      Sapphire Spyglass (tech, 1C2S, 5p)," in lines
     assert "Rhom deck   11 cards, next weathervane left, last card 7" in lines
 
 
@@ -120,9 +123,7 @@ def test_a_finished_game_shows_every_objective_and_the_ranking():
     _state, view, game = engine_view("engine_two_players_finished")
     text = render_view(view, game)
     other = view["players"][1]["objectives"][0]
-    from client.names import display_name
-
-    assert f"  seat 1 objective {display_name(other)}" in text.splitlines()
+    assert f"  seat 1 objective {engine.data.display_name(other)}" in text.splitlines()
     ranking = text.splitlines()[-2:]
     totals = {e["seat"]: e["total"] for e in view["outcome"]["seats"]}
     assert [int(line.split()[1]) for line in ranking] == sorted(totals, key=lambda s: -totals[s])

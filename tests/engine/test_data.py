@@ -47,3 +47,4 @@ def test_display_names():
     assert display_name("sapphire_spyglass") == "Sapphire Spyglass"
     assert display_name("lots_o_lore") == "Lots-O-Lore"
     assert display_name("forest_emerald_coins") == "Forest Emerald (2 coins)"
+    assert display_name("canyon_emerald_points") == "Canyon Emerald (1 point)"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 from sqlmodel import select
 
 import engine
-from engine.data import OBJECTIVES
+from engine.data import OBJECTIVES, TILES, display_name
 from server.db import session_scope
 from server.mail.outbox import render_pending
 from server.models import Event, Outbox, utcnow
@@ -42,9 +43,14 @@ def _secrets(db, game_id: str, state, viewer: int | None, seed: str) -> dict[str
         state.players[viewer].discarded_objective}
     objectives = {o for p in others for o in (*p.objectives, p.discarded_objective) if o} - own
     face_down = {tile for hex_name, tile in state.board.items() if hex_name not in state.revealed}
+    hidden_tiles = face_down | set(started["removed_tiles"])
+    # The emails and narration name tiles by their printed name: one that only a hidden tile
+    # bears (the Desert's plain tiles come in threes) must not appear either.
+    printed = Counter(display_name(t) for t in TILES)
     return {
         "objective": objectives | {OBJECTIVES[o].name for o in objectives},
-        "face-down tile": face_down | set(started["removed_tiles"]),
+        "face-down tile": hidden_tiles | {display_name(t) for t in hidden_tiles
+                                          if printed[display_name(t)] == 1},
         "seed": {seed},
     }
 

@@ -7,12 +7,15 @@ from datetime import datetime, timedelta
 from email import message_from_bytes, policy
 from unittest import mock
 
+from sqlmodel import select
+
 import engine
 from engine.policies import greedy_policy
 from server.db import app_engine, session_scope
 from server.games import service
 from server.games.service import apply_command, load_state
-from server.models import Game
+from server.models import Event, Game
+from tests.accounts import confirm
 
 
 class Clock:
@@ -81,6 +84,7 @@ class Table:
     def register(self, name: str) -> Player:
         email = f"{name.lower()}@example.org"
         data = self._call("post", "/users", name=name, email=email)
+        confirm(self.client, data["id"])  # the player opened the mailed link
         player = Player(name, email, data["id"], data["token"])
         self.players[player.id] = player
         return player
@@ -98,6 +102,12 @@ class Table:
     def game(self, game_id: str):
         with session_scope(app_engine(self.app)) as session:
             return session.get(Game, game_id)
+
+    def events(self, game_id: str) -> list[dict]:
+        """The game's events (their engine JSON), in order."""
+        with session_scope(app_engine(self.app)) as session:
+            return list(session.exec(select(Event.payload).where(Event.game_id == game_id)
+                                     .order_by(Event.seq)))
 
     def state(self, game_id: str):
         with session_scope(app_engine(self.app)) as session:

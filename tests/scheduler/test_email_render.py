@@ -1,65 +1,11 @@
 """The emails' words: subject, text and HTML parts from the templates."""
 
-from server.notifications.board_text import board_text
+from engine.text_board import render_plain
 from server.notifications.render import commands, render
+from tests.client import handmade
 
-VIEW = {
-    "board": [
-        {
-            "row": 1,
-            "region": "desert",
-            "hexes": [
-                {"hex": "1a", "state": "empty", "tile": None, "barricade": False, "explorers": []},
-                {
-                    "hex": "1b",
-                    "state": "face_down",
-                    "tile": None,
-                    "barricade": False,
-                    "explorers": [],
-                },
-                {
-                    "hex": "1c",
-                    "state": "revealed",
-                    "barricade": False,
-                    "explorers": [1],
-                    "tile": {
-                        "id": "desert-emerald-2",
-                        "gem": "emerald",
-                        "rainbow": False,
-                        "iridia": False,
-                        "bonus": None,
-                    },
-                },
-            ],
-        },
-        {
-            "row": 2,
-            "region": "forest",
-            "hexes": [
-                {
-                    "hex": "2a",
-                    "state": "face_down",
-                    "tile": None,
-                    "barricade": True,
-                    "explorers": [],
-                },
-                {
-                    "hex": "2b",
-                    "state": "revealed",
-                    "barricade": False,
-                    "explorers": [0, 2],
-                    "tile": {
-                        "id": "forest-rainbow",
-                        "gem": None,
-                        "rainbow": True,
-                        "iridia": False,
-                        "bonus": None,
-                    },
-                },
-            ],
-        },
-    ]
-}
+BOARD = render_plain(handmade.solo_mid_game(), handmade.SOLO_GAME, 57)
+TYPED = ["reveal 3c", "reveal 3c 3d", "move 2b", "give emerald --to supply"]
 
 
 def _context(**changes):
@@ -71,71 +17,82 @@ def _context(**changes):
         "your_turn": True,
         "decision_kind": "turn",
         "deadline": "2026-03-04 12:00 UTC",
-        "happened": ["Bob moved to 2b", "the Rhom revealed 2c"],
-        "board": board_text(VIEW),
-        "me": {
-            "coins": 5,
-            "points": 3,
-            "position": "1c",
-            "hold": "1 citrine, 2 emerald",
-            "items_held": "Jolty Jackhammer",
-            "objectives": "Master Miner",
-        },
+        "happened": ["Turn 12: Bob", "  Bob moved to 2b: an emerald.",
+                     "Turn 13: the Rhom", "  The Rhom revealed 2c."],
+        "board": BOARD,
+        "typed": TYPED,
+        "typed_more": 0,
         "scores": [],
+        "score_lines": [],
         "played": [],
         "reason": "",
-        "commands": commands("k3x9", "turn"),
+        "commands": commands("k3x9", TYPED[0]),
     }
     context.update(changes)
     return context
 
 
-def test_board_text_draws_rows_top_down_with_tiles_barricades_and_explorers():
-    assert board_text(VIEW).splitlines()[:2] == [
-        "2 forest     2a #       2b *@0@2",
-        "1 desert     1a .       1b ?       1c E@1",
-    ]
-
-
 def test_your_turn_email_tells_what_happened_where_things_stand_and_what_to_type():
     subject, text, html = render("your_turn", _context())
     assert subject == "Gems of Iridescia k3x9: your turn"
-    assert "To look:    iridescia show k3x9" in text
-    assert "What now:   iridescia legal k3x9" in text
-    assert "To play:    iridescia reveal k3x9 HEX [HEX]" in text
-    assert "Play by 2026-03-04 12:00 UTC" in text
-    assert "  - Bob moved to 2b" in text
-    assert "1 desert     1a .       1b ?       1c E@1" in text
-    assert "Hold: 1 citrine, 2 emerald" in text and "Objective: Master Miner" in text
-    assert "Items: Jolty Jackhammer" in text
+    assert (
+        "Since your last turn:\n"
+        "  Turn 12: Bob\n"
+        "    Bob moved to 2b: an emerald.\n"
+        "  Turn 13: the Rhom\n"
+        "    The Rhom revealed 2c.\n"
+    ) in text
+    assert (
+        "Play by 2026-03-04 12:00 UTC; after that the server plays the turn for you.\n"
+        "What you may type now (reply with one command a line):\n"
+        "  reveal 3c\n"
+        "  reveal 3c 3d\n"
+        "  move 2b\n"
+        "  give emerald --to supply\n"
+        "In a terminal, put the game after the first word: iridescia reveal k3x9 3c\n"
+        "To look:    iridescia show k3x9\n"
+        "What now:   iridescia legal k3x9\n"
+    ) in text
+    assert "\nThe board:\n" + BOARD + "\n" in text  # as `iridescia show --no-color` draws it
+    assert max(len(line) for line in text.splitlines()) <= 80
     assert "https://iridescia.test/games/k3x9" in text
     assert "Hello Ada &lt;Lovelace&gt;," in html and "<Lovelace>" not in html
     assert "<code>iridescia legal k3x9</code>" in html
+    assert "<pre>reveal 3c\nreveal 3c 3d\n" in html
 
 
-def test_game_over_email_lists_scores_and_no_commands_to_play():
+def test_a_long_list_of_commands_says_how_many_more_there_are():
+    _, text, _ = render("your_turn", _context(typed=TYPED[:1], typed_more=63))
+    assert "  reveal 3c\n  ... and 63 more: `iridescia legal k3x9` lists them all.\n" in text
+
+
+def test_game_over_email_gives_every_players_score_breakdown_and_no_commands():
     scores = [{"name": "Bob", "total": 41, "rank": 1}, {"name": "Ada", "total": 37, "rank": 2}]
-    subject, text, _ = render("game_over", _context(your_turn=False, scores=scores, deadline=None))
+    lines = ["1. Bob (winner): 41 points (30 during the game, 6 tile sets, 5 objective)",
+             "2. Ada: 37 points (37 during the game)"]
+    subject, text, html = render("game_over", _context(your_turn=False, scores=scores,
+                                                      score_lines=lines, deadline=None))
     assert subject == "Gems of Iridescia k3x9 is over: Bob won"
-    assert "  1. Bob: 41 points\n  2. Ada: 37 points" in text
-    assert "To play" not in text
+    assert ("Final scores:\n  1. Bob (winner): 41 points (30 during the game, 6 tile sets, "
+            "5 objective)\n  2. Ada: 37 points (37 during the game)\n") in text
+    assert "What you may type" not in text and "<li>2. Ada: 37 points" in html
 
 
 def test_played_for_you_email_says_why_and_what_was_played():
-    context = _context(
-        your_turn=False, reason="the deadline passed", played=["revealed 2c and 2d", "moved to 2c"]
-    )
+    context = _context(your_turn=False, reason="the deadline passed",
+                       played=["reveal 2c 2d", "move 2c"])
     subject, text, _ = render("played_for_you", context)
     assert subject == "Gems of Iridescia k3x9: your turn was played for you"
     assert "was played for you: the deadline passed." in text
-    assert "  - moved to 2c" in text
+    assert "  - move 2c" in text
 
 
 def test_removal_turn_and_deadline_warning_subjects():
-    removal = _context(decision_kind="removal", commands=commands("k3x9", "removal"))
+    removal = _context(decision_kind="removal", typed=["remove 6b"],
+                       commands=commands("k3x9", "remove 6b"))
     subject, text, _ = render("your_turn", removal)
     assert subject == "Gems of Iridescia k3x9: your removal turn"
-    assert "To play:    iridescia remove k3x9 HEX" in text
+    assert "In a terminal, put the game after the first word: iridescia remove k3x9 6b" in text
     subject, _, _ = render("deadline_warning", _context())
     assert (
         subject

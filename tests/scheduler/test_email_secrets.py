@@ -36,3 +36,8 @@ def test_no_email_shows_another_players_objectives(app, table):
         assert leaked == [], f"{row.kind} mail to {row.to_email} shows {leaked}"
     mine = [row for row in rows if row.kind == "your_turn"]
     assert mine and all(any(text in row.text_body for text in secret[row.to_email]) for row in mine)
+    # What was searched holds everything a turn email carries: the story, the board, the lines.
+    for row in mine:
+        for part in ("Since your last turn:\n", "What you may type now", "The board:\n",
+                     "Gem market  ", "Relics      ", "You (seat "):
+            assert part in row.text_body, (part, row.text_body)

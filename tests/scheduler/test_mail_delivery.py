@@ -9,10 +9,12 @@ from server.db import session_scope
 from server.mail import EmlTransport, MailSettings, SmtpSettings, SmtpTransport
 from server.mail.outbox import flush_outbox, list_messages, retry_parked
 from server.models import Outbox
+from tests.accounts import add_confirmed_user
 
 
 def _queue(engine, clock, count=1, to="ada@example.org"):
     with session_scope(engine) as session:
+        add_confirmed_user(session, to)
         for number in range(count):
             session.add(
                 Outbox(
@@ -147,10 +149,10 @@ def test_a_batch_of_mail_is_sent_in_order_and_a_message_that_cannot_be_built_is_
     settings = _settings(port)
     real = outbox.build_message
 
-    def build(row, settings):
+    def build(row, settings, thread_root=None):
         if row.subject == "Your turn 7":
             raise ValueError("cannot build this one")
-        return real(row, settings)
+        return real(row, settings, thread_root)
 
     with mock.patch.object(outbox, "build_message", build):
         report = flush_outbox(db_engine, SmtpTransport(settings.smtp), settings, clock(), limit=44)

@@ -14,6 +14,7 @@ from server.mail import MailSettings
 from server.mail.outbox import flush_outbox
 from server.models import Outbox
 from server.scheduler.tick import Ticker
+from tests.accounts import add_confirmed_user
 
 
 class SlowRecorder:
@@ -37,6 +38,7 @@ class SlowRecorder:
 def _queue(engine, clock, count, status="pending", error=None):
     with session_scope(engine) as session:
         for n in range(count):
+            add_confirmed_user(session, f"p{n}@example.org")
             session.add(
                 Outbox(
                     dedupe_key=f"k{n}",

@@ -40,7 +40,8 @@ def test_a_turn_email_sent_after_the_game_moved_on_shows_the_game_when_it_was_qu
     with app.app_context(), session_scope(read_only(app_engine(app))) as session:
         at_once = render_messages(session, [queued])[queued.id]
     subject, text, _ = at_once
-    assert f"iridescia reveal {game_id} HEX [HEX]" in text and "Play by " in text
+    assert f"put the game after the first word: iridescia reveal {game_id} " in text
+    assert "Play by " in text
 
     table.play_turn(game_id)  # the game moves on: another turn, another board, another deadline
     assert table.game(game_id).version > queued.version

@@ -112,5 +112,6 @@ def test_games_against_the_rhom_run_to_the_end(app, table, humans, grace_hours):
     with session_scope(app_engine(app)) as session:
         over = session.exec(select(Outbox).where(Outbox.kind == "game_over")).all()
         assert sorted(row.to_email for row in over) == sorted(p.email for p in players)
-        emailed = sorted(int(points) for points in re.findall(r": (\d+) points", over[0].text_body))
+        emailed = sorted(int(points) for points in re.findall(
+            r"^  \d+\. .*?: (\d+) points \(", over[0].text_body, re.M))
     assert emailed == sorted(seat["total"] for seat in offline["seats"])

@@ -10,7 +10,10 @@ from tests.server.helpers import Player
 
 @pytest.fixture
 def app(database_url):
-    return create_app({"DATABASE_URL": database_url, "TESTING": True})
+    # The request limit stays on; schemathesis sends many bad tokens and registrations, which
+    # tests/reliability/test_rate_limit.py limits on purpose.
+    return create_app({"DATABASE_URL": database_url, "TESTING": True,
+                       "AUTH_FAILURE_LIMIT": 100_000, "ACCOUNT_REQUESTS_PER_HOUR": 100_000})
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import hashlib
 import sqlalchemy as sa
 
 from server.db import get_engine
+from tests.accounts import confirm
 from tests.server.helpers import assert_error
 
 
@@ -111,21 +112,36 @@ def test_private_games_are_invisible_to_others_and_public_ones_watchable(client,
 
 
 def test_invitations_mail_the_join_code(client, database_url, ada, bob):
+    confirm(client, ada.id)  # invitations are mailed for confirmed inviters only
+    client.application.config["BASE_URL"] = "https://iridescia.test/"  # IRIDESCIA_BASE_URL
     game = create(client, ada)
     response = client.post(f"/api/v1/games/{game['id']}/invitations",
                            json={"email": "Carol@Example.org"}, headers=ada.headers)
     assert response.status_code == 201
-    assert response.json == {"email": "carol@example.org", "join_code": game["join_code"]}
+    assert response.json == {"email": "carol@example.org", "join_code": game["join_code"],
+                             "mailed": True, "message": "carol@example.org is mailed the join code"}
+    invitations = "SELECT to_email, kind, text_body FROM outbox WHERE kind = 'invitation'"
     with get_engine(database_url).connect() as connection:
-        mail = connection.execute(sa.text("SELECT to_email, kind, text_body FROM outbox")).one()
+        mail = connection.execute(sa.text(invitations)).one()
     assert mail.to_email == "carol@example.org"
-    assert mail.kind == "invitation"
-    assert game["join_code"] in mail.text_body
+    code, game_id = game["join_code"], game["id"]
+    assert mail.text_body == (
+        f"{ada.name} invites you to play Gems of Iridescia (2 players), game {game_id}.\n\n"
+        "To play by email, reply to this message with the one word\n\n"
+        "    join\n\n"
+        "and you are seated (an account is made for this address). Then every move is a reply\n"
+        "too: each email tells what happened, shows the board and lists what you may type.\n\n"
+        "To play from a terminal instead, with the iridescia command line client:\n\n"
+        "    iridescia --server https://iridescia.test register --name YOUR-NAME "
+        "--email carol@example.org\n"
+        f"    iridescia join {code}\n\n"
+        f"(the join code is {code}; the server is https://iridescia.test).\n"
+    )
     # inviting again queues no second mail
     client.post(f"/api/v1/games/{game['id']}/invitations", json={"email": "carol@example.org"},
                 headers=ada.headers)
     with get_engine(database_url).connect() as connection:
-        assert connection.execute(sa.text("SELECT count(*) FROM outbox")).scalar_one() == 1
+        assert len(connection.execute(sa.text(invitations)).all()) == 1
     assert_error(client.post(f"/api/v1/games/{game['id']}/invitations",
                              json={"email": "x@example.org"}, headers=bob.headers), 404)
     assert_error(client.post(f"/api/v1/games/{game['id']}/invitations",

@@ -1,0 +1,74 @@
+"""Signed, expiring codes for the links in account mails (itsdangerous, keyed from
+IRIDESCIA_SECRET_KEY, one salt per purpose so that one kind of code never passes for another).
+
+- a *confirmation* code names the user and the address it was sent to: it confirms that address
+  only while it is still the account's;
+- a *recovery* code names the user and a fingerprint of their current token: once it has been
+  used (the token changed), it is dead.
+
+The links point at IRIDESCIA_BASE_URL: ``/verify?code=…`` and ``/recover?code=…`` are pages
+(server/users/pages.py) whose button posts the code; the API takes the same codes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from flask import current_app
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from server.errors import fail
+from server.models import User
+
+CONFIRM, RECOVER = "confirm-address", "recover-token"
+PAGES = {CONFIRM: "/verify", RECOVER: "/recover"}
+
+
+@dataclass(frozen=True)
+class Code:
+    user_id: int
+    proof: str  # the address (confirmation) or the token fingerprint (recovery)
+
+
+def _serializer(purpose: str) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.config["SECRET_KEY"], salt=f"iridescia-{purpose}")
+
+
+def _max_age(purpose: str) -> int:
+    hours = current_app.config["VERIFICATION_LINK_HOURS" if purpose == CONFIRM
+                               else "RECOVERY_LINK_HOURS"]
+    return int(hours * 3600)
+
+
+def token_fingerprint(user: User) -> str:
+    return user.token_hash[:16]
+
+
+def make_code(purpose: str, user: User) -> str:
+    proof = user.email if purpose == CONFIRM else token_fingerprint(user)
+    return _serializer(purpose).dumps({"u": user.id, "p": proof})
+
+
+def link(purpose: str, code: str) -> str:
+    base = current_app.config["BASE_URL"].rstrip("/")
+    return f"{base}{PAGES[purpose]}?{urlencode({'code': code})}"
+
+
+def hours(purpose: str) -> int:
+    return _max_age(purpose) // 3600
+
+
+def read_code(purpose: str, code: str) -> Code:
+    """The code's user and proof; 422 saying what to do for an expired or mangled code."""
+    again = ("ask for a new one: `iridescia confirm --resend`" if purpose == CONFIRM
+             else "ask for a new one: `iridescia recover --email ADDRESS`")
+    try:
+        data = _serializer(purpose).loads(code.strip(), max_age=_max_age(purpose))
+    except SignatureExpired:
+        fail(422, f"this link has expired (links are good for {hours(purpose)} hours): {again}")
+    except BadSignature:
+        fail(422, "this link is not valid: copy the whole link from the mail, or " + again)
+    if not isinstance(data, dict) or not isinstance(data.get("u"), int):
+        fail(422, "this link is not valid: " + again)
+    return Code(data["u"], str(data.get("p")))

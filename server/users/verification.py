@@ -1,0 +1,70 @@
+"""Confirming addresses and recovering tokens, for the API, the pages and other ways in.
+
+`mark_verified(user)` is the one way an account becomes confirmed; play by email calls it for a
+user created by a mail from the address itself (the mail proves it as well as a link would)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session
+
+from server.errors import fail
+from server.models import User, utcnow
+from server.rate_limits import KNOWN_TOKENS
+from server.tokens import hash_token, new_token
+from server.users import links
+
+
+def mark_verified(user: User, now: datetime | None = None) -> bool:
+    """Record that the owner of ``user.email`` proved it (the caller commits). False when it
+    was confirmed already."""
+    if user.verified_at is not None:
+        return False
+    user.verified_at = now or utcnow()
+    return True
+
+
+def _user(session: Session, code: links.Code) -> User:
+    user = session.get(User, code.user_id)
+    if user is None:
+        fail(422, "this link is for an account that no longer exists")
+    return user
+
+
+def user_to_confirm(session: Session, code_text: str) -> User:
+    """The account a confirmation code is for (only reads)."""
+    code = links.read_code(links.CONFIRM, code_text)
+    user = _user(session, code)
+    if code.proof != user.email:
+        fail(422, "this link was sent to another address than the account's")
+    return user
+
+
+def confirm(session: Session, code_text: str, now: datetime) -> User:
+    user = user_to_confirm(session, code_text)
+    if mark_verified(user, now):
+        session.add(user)
+    return user
+
+
+def user_to_recover(session: Session, code_text: str) -> User:
+    """The account a recovery code is for, while the code is unused (only reads)."""
+    code = links.read_code(links.RECOVER, code_text)
+    user = _user(session, code)
+    if code.proof != links.token_fingerprint(user):
+        fail(422, "this link was used already (or the token changed since it was sent): ask "
+                  "for a new one with `iridescia recover --email ADDRESS`")
+    return user
+
+
+def recover(session: Session, code_text: str, now: datetime) -> tuple[User, str]:
+    """A new token for the code's account (the old one stops working). Reaching the link
+    proves the address, so the account is confirmed too."""
+    user = user_to_recover(session, code_text)
+    token = new_token()
+    KNOWN_TOKENS.forget(user.token_hash)
+    user.token_hash = hash_token(token)
+    mark_verified(user, now)
+    session.add(user)
+    return user, token
