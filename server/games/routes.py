@@ -349,7 +349,7 @@ class Commands(MethodView):
                 applied = _apply(connection, game, caller.seat, _actor(caller.user_id),
                                  command, expected, state, now)
                 if key is not None:
-                    result = _answer(game, applied, caller.seat, data["command"], now)
+                    result = _answer(game, applied, caller.seat, command, now)
                     posting.store_answer(connection, caller.user_id, key, request_hash, result,
                                          now)
                 connection.commit()
@@ -365,7 +365,7 @@ class Commands(MethodView):
                           "refresh and retry", current_version=current)
         CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
-        return plain_json(result or _answer(game, applied, caller.seat, data["command"], now), 201)
+        return plain_json(result or _answer(game, applied, caller.seat, command, now), 201)
 
 
 def _request_hash(game_id: str, data: dict) -> str:
