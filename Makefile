@@ -6,7 +6,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: help venv run test lint bench openapi clean
+# Debian packages: headless Chromium and its driver for the browser tests (tests/web), and the
+# DejaVu fonts the board's PNG is drawn with. Installed with apt-get when one is missing.
+DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
+
+.PHONY: help venv run test lint bench openapi clean system-packages
 
 help:
 	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/)"
@@ -23,6 +27,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,postgres]'
 	touch $(STAMP)
 
+system-packages:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages: $$missing"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
 run: $(STAMP)
 	$(BIN)/iridescia-server serve --host 127.0.0.1 --port 5000
 
@@ -30,7 +42,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 
 # pytest exits 5 when it collected no tests: say so, and fail like any other non-zero code.
-test: lint
+test: lint system-packages
 	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; failing" >&2; fi; \
 	exit $$rc

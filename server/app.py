@@ -7,10 +7,9 @@ from typing import Any
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
-from flask.sessions import SessionInterface
 from flask_smorest import Api
 
-from server import db, errors, json_codec, parsing, rate_limits
+from server import db, errors, json_codec, parsing, rate_limits, web
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -43,14 +42,6 @@ class FastJSONProvider(DefaultJSONProvider):
         return json_codec.loads(s)
 
 
-class NoCookieSessions(SessionInterface):
-    """The API authenticates by bearer token and keeps no cookie session: Flask's default
-    interface would still look for a signed session cookie on every request."""
-
-    def open_session(self, app, request):  # noqa: ANN001, ANN201
-        return None  # Flask then uses its null session, which refuses to be written
-
-
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. ``config`` overrides settings by their bare names (see server.config)."""
     settings = Settings.load(config)
@@ -63,7 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        OPENAPI_SWAGGER_UI_URL=web.DOCS_ASSETS,  # the swagger-ui-bundle package's files
         API_SPEC_OPTIONS={
             "info": {
                 "description": (
@@ -78,8 +69,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     app.json = FastJSONProvider(app)
     app.json.sort_keys = False
-    app.session_interface = NoCookieSessions()
-
     db.init_app(app)
     api = IridesciaApi(app)
     api.spec.components.security_scheme(
@@ -88,6 +77,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     errors.init_app(app)
     rate_limits.init_app(app)
+    web.init_app(app)  # page sessions (none for the API), /docs' own files, pages' errors
     parsing.init_app(app)
 
     from server.games import service

@@ -45,6 +45,8 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
         scheduler = _optional_module("server.scheduler")
         if scheduler is not None and hasattr(scheduler, "start_embedded"):
             scheduler.start_embedded(app)
+    click.echo(f"Open http://{host}:{port}/ in a browser: the game pages, and the API's docs at "
+               "/docs")
     app.run(host=host, port=port, threaded=True, use_reloader=False)
 
 
@@ -109,7 +111,7 @@ def _optional_module(name: str):  # noqa: ANN202
 def _register_plugins() -> None:
     """The scheduler's and the outbox's commands live with their packages: a module
     ``server.scheduler.cli`` / ``server.notifications.cli`` exposing ``register(group)``."""
-    for name in ("server.scheduler.cli", "server.notifications.cli"):
+    for name in ("server.scheduler.cli", "server.notifications.cli", "server.web.cli"):
         module = _optional_module(name)
         if module is not None and hasattr(module, "register"):
             module.register(main)

@@ -29,6 +29,10 @@ class Settings:
     SECRET_KEY: str = "dev-only-change-me"
     """Flask's secret key. Set a long random value in production."""
 
+    MAGIC_LINK_HOURS: int = 72
+    """How long the sign-in link in an email stays valid, in hours. Rotating the API token ends
+    every link and page session at once."""
+
     RATE_LIMIT: int = 1200
     """Requests a minute per user (a token the server accepted; per client address for any
     other request); more answer 429 with Retry-After. Answers carry X-RateLimit-Limit,

@@ -237,7 +237,9 @@ def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
         "To play from a terminal instead, with the iridescia command line client:\n\n"
         f"    iridescia --server {server} register --name YOUR-NAME --email {email}\n"
         f"    iridescia join {game.join_code}\n\n"
-        f"(the join code is {game.join_code}; the server is {server}).\n"
+        f"(the join code is {game.join_code}; the server is {server}).\n\n"
+        f"Or register on the web page, {server}/register?join={game.join_code}, and join with\n"
+        "the code from there.\n"
     )
 
 

@@ -36,7 +36,14 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None) -
     message["Auto-Submitted"] = "auto-generated"
     message.set_content(row.text_body)
     if row.html_body:
-        message.add_alternative(row.html_body, subtype="html")
+        from server.web.picture import inline_images
+
+        html, images = inline_images(row.html_body)
+        message.add_alternative(html, subtype="html")
+        html_part = message.get_payload()[-1]
+        for cid, png in images:  # the board picture, shown by cid: in the HTML
+            html_part.add_related(png, "image", "png", cid=f"<{cid}>", filename="board.png",
+                                  disposition="inline")
     return message
 
 

@@ -55,6 +55,41 @@ def seat_names(session, game: Game, version: int) -> dict[int, str]:
     return _per_version(session, game, version, "names", lambda: _seat_names(session, game))
 
 
+def seat_links(session, game: Game, version: int) -> dict[int, str]:
+    """Each human seat's "Open the game": a magic link that signs its player in on the game's
+    page (server/web/sessions.py)."""
+    return _per_version(session, game, version, "links",
+                        lambda: _seat_links(session, game, version))
+
+
+def _seat_links(session, game: Game, version: int) -> dict[int, str]:
+    """Issued when the game reached `version` (its last event's time): the same links however
+    often the email is rendered."""
+    from server.web.sessions import magic_link
+
+    issued_at = session.exec(
+        select(Event.at).where(Event.game_id == game.id, Event.seq == version)
+    ).first()
+    rows = session.exec(
+        select(Seat.seat, User.id, User.token_hash)
+        .join(User, Seat.user_id == User.id)
+        .where(Seat.game_id == game.id, Seat.seat.is_not(None))
+    ).all()
+    return {seat: magic_link(user_id, token_hash, f"/games/{game.id}", issued_at)
+            for seat, user_id, token_hash in rows}
+
+
+# The emails that carry the board as a picture (the text part keeps the text board).
+PICTURED = frozenset({"game_started", "your_turn", "game_over"})
+
+
+def board_picture(view: dict, names: dict[int, str], game_id: str) -> str:
+    from server.web.picture import board_png, data_uri
+    from server.web.svg import board_svg
+
+    return data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
+
+
 def _seat_names(session, game: Game) -> dict[int, str]:
     rows = session.exec(
         select(Seat, User)
@@ -176,7 +211,9 @@ def build_context(
     typed = typed_lines(state, seat) if your_turn else []
     return {
         "game_id": game.id,
-        "game_url": f"{base_url()}/api/v1/games/{game.id}/view",
+        "game_url": seat_links(session, game, version).get(seat)
+        or f"{base_url()}/games/{game.id}",
+        "board_image": board_picture(view, names, game.id) if kind in PICTURED else None,
         "name": name,
         "seat": seat,
         "your_turn": your_turn,

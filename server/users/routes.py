@@ -9,8 +9,6 @@ a link to a new token. Recovery always answers 202."""
 from __future__ import annotations
 
 from flask.views import MethodView
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import select
 
 from server.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
 from server.db import db_session
@@ -20,6 +18,7 @@ from server.models import User, utcnow
 from server.parsing import Blueprint
 from server.rate_limits import KNOWN_TOKENS, spend_account_request
 from server.users import account_mail, verification
+from server.users.accounts import AlreadyRegistered, by_email, register_user
 from server.users.schemas import (
     AcceptedSchema,
     CodeSchema,
@@ -47,10 +46,6 @@ def _on_its_way(email: str) -> str:
             "given here: the mail has a link to a new one.")
 
 
-def _by_email(session, email: str) -> User | None:
-    return session.exec(select(User).where(User.email == email)).first()
-
-
 @blp.route("")
 class Users(MethodView):
     @blp.arguments(UserCreateSchema())
@@ -60,31 +55,13 @@ class Users(MethodView):
         """Register. A new address gets its API token here (once) and a mail to confirm it; an
         address that has an account gets no token, and its owner a mail with a link to one."""
         spend_account_request()
-        session = db_session()
-        now = utcnow()
-        taken = _by_email(session, data["email"])
-        if taken is None:
-            token = new_token()
-            user = User(name=data["name"], email=data["email"], token_hash=hash_token(token),
-                        created_at=now)
-            session.add(user)
-            try:
-                session.flush()
-                account_mail.confirmation(session, user, now)
-                session.commit()
-            except IntegrityError:  # registered meanwhile by a concurrent request
-                session.rollback()
-                taken = _by_email(session, data["email"])
-                if taken is None:
-                    raise
-            else:
-                authenticated(user.token_hash, user.id)
-                return {"id": user.id, "name": user.name, "email": user.email, "token": token,
-                        "verified": False, "message": _on_its_way(user.email)}
-        account_mail.registered_again(session, taken, now)
-        session.commit()
-        return {"id": None, "name": data["name"], "email": data["email"], "token": None,
-                "verified": False, "message": _on_its_way(data["email"])}
+        try:
+            user, token = register_user(db_session(), data["name"], data["email"], utcnow())
+        except AlreadyRegistered:
+            return {"id": None, "name": data["name"], "email": data["email"], "token": None,
+                    "verified": False, "message": _on_its_way(data["email"])}
+        return {"id": user.id, "name": user.name, "email": user.email, "token": token,
+                "verified": False, "message": _on_its_way(user.email)}
 
 
 @blp.route("/verify")
@@ -112,7 +89,7 @@ class Recover(MethodView):
         (the answer is the same either way)."""
         spend_account_request()
         session = db_session()
-        user = _by_email(session, data["email"])
+        user = by_email(session, data["email"])
         if user is not None:
             account_mail.recovery(session, user, utcnow())
             session.commit()

@@ -60,7 +60,8 @@ def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
     text = mail.message.get_body(("plain",)).get_content()
     assert f"put the game after the first word: iridescia reveal {game_id} " in text
     assert f"What now:   iridescia legal {game_id}" in text
-    assert f"https://iridescia.test/api/v1/games/{game_id}/view" in text
+    # "The game:" is a sign-in link to the game's page (server/web/sessions.py).
+    assert "The game: https://iridescia.test/sign-in/" in text
     text = text.replace("\r\n", "\n")
     # What the other player did since, to the end of their turn (the tile collected, the market
     # adjusted: the last events of the previous turn are there).

@@ -135,7 +135,9 @@ def test_invitations_mail_the_join_code(client, database_url, ada, bob):
         "    iridescia --server https://iridescia.test register --name YOUR-NAME "
         "--email carol@example.org\n"
         f"    iridescia join {code}\n\n"
-        f"(the join code is {code}; the server is https://iridescia.test).\n"
+        f"(the join code is {code}; the server is https://iridescia.test).\n\n"
+        f"Or register on the web page, https://iridescia.test/register?join={code}, and join "
+        "with\nthe code from there.\n"
     )
     # inviting again queues no second mail
     client.post(f"/api/v1/games/{game['id']}/invitations", json={"email": "carol@example.org"},

@@ -1,0 +1,94 @@
+"""Web pages, page sessions and the SVG board: ``init_app(app)`` adds them to the API's app.
+
+- pages (server/web/routes.py): ``/``, ``/register``, ``/sign-in``, ``/games/ID`` and playing
+  from it; errors on these paths are pages, on ``/api/`` JSON as before;
+- sessions (server/web/sessions.py): Flask's signed cookie session on the pages only (the API
+  keeps none), CSRF protection on every page form (Flask-WTF);
+- ``/docs``: Swagger UI from the swagger-ui-bundle package's files, never a CDN.
+"""
+
+from __future__ import annotations
+
+import http
+
+from flask import Flask, render_template, request, send_from_directory
+from flask.sessions import SecureCookieSessionInterface
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+from server import errors
+
+DOCS_ASSETS = "/docs/assets/"
+csrf = CSRFProtect()
+
+
+def is_api_path(path: str) -> bool:
+    return path.startswith("/api/") or path == "/openapi.json"
+
+
+class PageSessions(SecureCookieSessionInterface):
+    """A signed cookie session for the pages; none for the API, which authenticates by bearer
+    token (reading a cookie there would only cost time)."""
+
+    def open_session(self, app, request):  # noqa: ANN001, ANN201
+        if is_api_path(request.path):
+            return None  # Flask then uses its null session, which refuses to be written
+        return super().open_session(app, request)
+
+
+def _wants_page() -> bool:
+    """A page's error is a page; so is any other path's for a browser (it asks for HTML first);
+    the API and other clients get the JSON error body."""
+    if is_api_path(request.path):
+        return False
+    if request.blueprint == "pages":
+        return True
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "text/html" and request.accept_mimetypes[best] > request.accept_mimetypes[
+        "application/json"]
+
+
+def _error(error: HTTPException):
+    if not _wants_page():
+        return errors.error_response(error)
+    code = error.code or 500
+    data = getattr(error, "data", None) or {}
+    message = data.get("message")
+    if isinstance(error, CSRFError):
+        message = ("this form was not sent by this site's page, or the page is out of date "
+                   f"({error.description}): reload the page and try again")
+    if not message:
+        message = errors.error_response(error).json["message"]
+    title = http.HTTPStatus(code).phrase if code in http.HTTPStatus._value2member_map_ else "Error"
+    response = render_template("message.html", title=title, message=message, status=code)
+    headers = {name: value for name, value in error.get_headers()
+               if name.lower() != "content-type"}
+    return response, code, headers
+
+
+def init_app(app: Flask) -> None:
+    import swagger_ui_bundle
+
+    base_url = app.config["BASE_URL"]
+    app.config.update(
+        SESSION_COOKIE_NAME="iridescia_session",
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=base_url.startswith("https://"),
+        PERMANENT_SESSION_LIFETIME=30 * 24 * 3600,
+        WTF_CSRF_CHECK_DEFAULT=False,  # the API's posts carry a bearer token, not a cookie
+        WTF_CSRF_TIME_LIMIT=None,  # the token lives as long as the page session
+    )
+    app.session_interface = PageSessions()
+    csrf.init_app(app)
+
+    from server.web.routes import blp
+
+    app.register_blueprint(blp)
+    assets = swagger_ui_bundle.swagger_ui_path
+
+    @app.get(DOCS_ASSETS + "<path:name>")
+    def docs_asset(name: str):
+        return send_from_directory(assets, name, max_age=86400)
+
+    app.register_error_handler(HTTPException, _error)

@@ -1,0 +1,71 @@
+"""What the game page shows: the board at a version, as the viewer may see it, with the players,
+the turn, the recent turns in sentences, the replay's bounds, the score and the legal forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlmodel import select
+
+from server.games import lobby, service
+from server.models import Event, Game, User
+from server.web.commands import grouped
+from server.web.svg import board_svg
+
+RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
+RECENT_TURNS = 4
+
+
+def seat_names(session, game: Game, user: User | None) -> tuple[dict, dict[int, str]]:
+    """The game as the API shows it to `user`, and each seat's name."""
+    info = lobby.game_json(session, game, user)
+    names = {p["seat"]: ("the Rhom" if p["kind"] == "rhom" else p["name"])
+             for p in info["players"] if p["seat"] is not None}
+    return info, names
+
+
+def stories(session, game: Game, seat: int | None, names: dict[int, str], after: int,
+            upto: int, turns: int | None = None) -> list:
+    """The events after `after` up to `upto` told in sentences as `seat` may know them
+    (engine/narrate.py), one story per turn; the last `turns` of them when given."""
+    import engine
+    from engine.narrate import narrate
+
+    rows = session.exec(
+        select(Event.payload)
+        .where(Event.game_id == game.id, Event.seq > after, Event.seq <= upto)
+        .order_by(Event.seq)  # type: ignore[arg-type]
+    ).all()
+    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat)
+    return told[-turns:] if turns else told
+
+
+def page_context(session, game: Game, user: User | None, seat: int | None,
+                 at: int | None) -> dict[str, Any]:
+    """Everything the template needs. `at`: the replay's event number (None: now)."""
+    import engine
+
+    info, names = seat_names(session, game, user)
+    context: dict[str, Any] = {"game": game, "info": info, "names": names, "seat": seat,
+                               "user": user, "svg": None, "choices": [], "at": None}
+    if game.version == 0:
+        return context
+    now = game.version
+    shown = now if at is None else at
+    state = service.load_state(session, game, shown)
+    view = engine.view(state, seat)
+    title = f"Gems of Iridescia, game {game.id}, after event {shown} of {now}"
+    context.update(
+        svg=board_svg(view, names, title),
+        view=view,
+        at=shown,
+        latest=now,
+        replaying=shown != now,
+        recent=stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
+                       RECENT_TURNS),
+        over=view["over"],
+        outcome=view["outcome"],
+    )
+    if not view["over"] and shown == now and seat is not None and game.status == "active":
+        context["choices"] = grouped(engine.legal_commands(state, seat), game.id)
+    return context

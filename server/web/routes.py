@@ -1,0 +1,229 @@
+"""The pages: home (/), signing in and out, registering, a game's page and playing from it.
+
+Server-rendered with Jinja2; everything works without JavaScript. Errors are pages too (see
+server/web/__init__.py): ``fail(status, message)`` as in the API.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from marshmallow import ValidationError
+from sqlmodel import select
+
+from server.db import db_session
+from server.errors import fail
+from server.games import lobby, service
+from server.models import Game, Outbox, User, utcnow
+from server.rate_limits import spend_account_request
+from server.users.accounts import AlreadyRegistered, register_user
+from server.users.schemas import UserCreateSchema
+from server.web import sessions
+from server.web.game_page import page_context, stories
+
+blp = Blueprint("pages", __name__, template_folder="templates")
+
+
+@blp.before_request
+def _csrf() -> None:
+    """Every page form carries the session's CSRF token (Flask-WTF): another site's page cannot
+    post in a signed-in player's name."""
+    if request.method == "POST":
+        from server.web import csrf
+
+        csrf.protect()
+
+SIGN_IN_ANSWER = ("If that address is registered, a sign-in link is on its way to it. It works "
+                  "for {hours} hours.")
+
+
+def _page_user() -> User | None:
+    return sessions.page_user(db_session())
+
+
+@blp.get("/")
+def home():
+    user = _page_user()
+    games = []
+    if user is not None:
+        session = db_session()
+        games = lobby.games_json(session, lobby.games_of(session, user), user)
+    return render_template("home.html", user=user, games=games)
+
+
+@blp.post("/sign-in")
+def ask_for_link():
+    """Mail a sign-in link to a registered address; the same answer for any other address, so
+    the page tells nobody who plays here."""
+    email = (request.form.get("email") or "").strip().lower()
+    if not email or "@" not in email or len(email) > 254:
+        fail(400, "give the email address you registered with, like ada@example.org")
+    session = db_session()
+    user = session.exec(select(User).where(User.email == email)).first()
+    now = utcnow()
+    if user is not None and not _link_sent_lately(session, user, now):
+        link = sessions.magic_link(user.id, user.token_hash, "/")
+        session.add(Outbox(
+            dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
+            to_email=user.email, kind="sign_in", subject="Your Gems of Iridescia sign-in link",
+            text_body=(f"Hello {user.name},\n\nOpen this link to sign in:\n\n    {link}\n\n"
+                       f"It works for {current_app.config['MAGIC_LINK_HOURS']} hours. If you "
+                       "did not ask for it, ignore this email.\n"),
+            html_body=render_template("sign_in_mail.html", user=user, link=link),
+            status="pending", next_attempt_at=now, created_at=now,
+        ))
+        session.commit()
+    hours = current_app.config["MAGIC_LINK_HOURS"]
+    return render_template("message.html", title="Check your email",
+                           message=SIGN_IN_ANSWER.format(hours=hours))
+
+
+SIGN_IN_MAIL_EVERY = timedelta(minutes=1)
+REGISTERED_ANSWER = ("A mail is on its way to {email}. If the address already had an account, "
+                     "its link gives you a new token; otherwise open its link to confirm the "
+                     "address.")
+
+
+def _link_sent_lately(session, user: User, now) -> bool:
+    """At most one sign-in mail a minute per address: the form cannot be used to flood it."""
+    return session.exec(select(Outbox.id).where(
+        Outbox.kind == "sign_in", Outbox.user_id == user.id,
+        Outbox.created_at > now - SIGN_IN_MAIL_EVERY)).first() is not None
+
+
+@blp.get("/sign-in/<token>")
+def follow_link(token: str):
+    session = db_session()
+    try:
+        user, page = sessions.read_magic_link(token, lambda user_id: session.get(User, user_id))
+    except sessions.LinkRefused as refused:
+        fail(403, str(refused))
+    sessions.sign_in(user)
+    return redirect(page, 303)
+
+
+@blp.post("/sign-out")
+def sign_out():
+    sessions.sign_out()
+    return redirect(url_for("pages.home"), 303)
+
+
+@blp.route("/register", methods=["GET", "POST"])
+def register():
+    """Make an account from the page: its API token is shown once, and the browser is signed in."""
+    if request.method == "GET":
+        return render_template("register.html", join=request.args.get("join", ""))
+    try:  # the API's rules for a name and an address
+        data = UserCreateSchema().load({"name": request.form.get("name") or "",
+                                        "email": request.form.get("email") or ""})
+    except ValidationError as error:
+        fields = "; ".join(f"{field}: {' '.join(map(str, words))}"
+                           for field, words in error.messages.items())
+        fail(400, f"this is not a name and an email address ({fields}): correct it and retry")
+    spend_account_request()
+    try:
+        user, token = register_user(db_session(), data["name"], data["email"], utcnow())
+    except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
+        return render_template("message.html", title="Check your email",
+                               message=REGISTERED_ANSWER.format(email=data["email"]))
+    sessions.sign_in(user)
+    return render_template("registered.html", user=user, token=token,
+                           server=current_app.config["BASE_URL"],
+                           join=request.form.get("join", ""))
+
+
+@blp.post("/join")
+def join_game():
+    """Take a seat with a join code (the invitation's), as `iridescia join CODE` does."""
+    user = _page_user()
+    if user is None:
+        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
+                  "home page")
+    code = (request.form.get("code") or "").strip()
+    if not code:
+        fail(400, "give the join code from your invitation, like 3bsy9yvi43")
+    session = db_session()
+    game = lobby.join(session, user, code, utcnow())
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id), 303)
+
+
+def _viewer(session, game_id: str) -> tuple[User | None, Game, int | None]:
+    user = _page_user()
+    game, seat = lobby.visible_game(session, game_id, user)
+    return user, game, seat.seat if seat is not None else None
+
+
+def _replay_position(game: Game) -> int | None:
+    raw = request.args.get("at")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= max(game.version, 1):
+        fail(400, f"?at= takes an event number from 1 to {game.version}, not {raw!r}")
+    return int(raw)
+
+
+@blp.get("/games/<game_id>")
+def game_page(game_id: str):
+    session = db_session()
+    user, game, seat = _viewer(session, game_id)
+    context = page_context(session, game, user, seat, _replay_position(game))
+    return render_template("game.html", **context)
+
+
+def _posted_command(seat: int) -> tuple[dict, int]:
+    try:
+        command = json.loads(request.form.get("command") or "")
+        expected = int(request.form.get("expected_version") or "")
+    except ValueError:
+        fail(400, "this form lacks its command or version: reload the game page and choose again")
+    if not isinstance(command, dict):
+        fail(400, "this form's command is not a command: reload the game page and choose again")
+    if command.setdefault("seat", seat) != seat:
+        fail(403, f"seat {command['seat']} is not yours: you play seat {seat}")
+    return command, expected
+
+
+def _conflict(session, game: Game, user: User, seat: int, expected: int):
+    """409: the game moved on since the page was drawn; say what changed, offer the new
+    choices."""
+    session.rollback()
+    game = session.get(Game, game.id, populate_existing=True)
+    context = page_context(session, game, user, seat, None)
+    changed = stories(session, game, seat, context["names"], expected, game.version)
+    return render_template("game.html", conflict={"expected": expected, "changed": changed},
+                           **context), 409
+
+
+@blp.post("/games/<game_id>/play")
+def play(game_id: str):
+    """One command from a form, through the API's command path (service.apply_command)."""
+    import engine
+
+    session = db_session()
+    user, game, seat = _viewer(session, game_id)
+    if user is None:
+        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
+                  "home page")
+    if seat is None:
+        fail(403, f"you do not play in game {game.id}")
+    command, expected = _posted_command(seat)
+    if game.status != "active" or expected != game.version:
+        return _conflict(session, game, user, seat, expected)
+    try:
+        parsed = engine.command_from_dict(command)
+    except (engine.RuleError, KeyError, TypeError, ValueError) as error:
+        fail(422, f"this is not a valid command ({error}): reload the page and choose again")
+    try:
+        service.apply_command(session, game, parsed, f"user:{user.id}", utcnow())
+        session.commit()
+    except service.StaleVersion:
+        return _conflict(session, game, user, seat, expected)
+    except engine.GameOver:
+        return _conflict(session, game, user, seat, expected)
+    except engine.RuleError as error:
+        session.rollback()
+        fail(422, f"{error}: choose again from the game page")
+    return redirect(url_for("pages.game_page", game_id=game.id), 303)

@@ -1,0 +1,96 @@
+"""Fixtures for the page tests: the app on each database, players, a started game, signing in
+through a magic link, and the forms' CSRF token."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from server import create_app
+from server.auth import hash_token
+from tests.accounts import confirm
+from tests.server.helpers import Player
+from tests.server.play import create_started_game
+
+BASE_URL = "http://iridescia.test"
+
+
+@pytest.fixture
+def app(database_url, tmp_path):
+    return create_app({"DATABASE_URL": database_url, "TESTING": True, "BASE_URL": BASE_URL,
+                       "OUTBOX_DIR": str(tmp_path / "outbox")})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def register(client, name: str, email: str) -> Player:
+    response = client.post("/api/v1/users", json={"name": name, "email": email})
+    assert response.status_code == 201, response.json
+    body = response.json
+    confirm(client, body["id"])  # as a player does with the mailed link: game mail reaches them
+    return Player(body["id"], body["name"], body["email"], body["token"])
+
+
+@pytest.fixture
+def ada(client) -> Player:
+    return register(client, "Ada", "ada@example.org")
+
+
+@pytest.fixture
+def bob(client) -> Player:
+    return register(client, "Bob", "bob@example.org")
+
+
+@pytest.fixture
+def game(client, ada, bob) -> dict:
+    """A public 2-player game, started."""
+    return create_started_game(client, [ada, bob], public=True)
+
+
+def link_for(app, player: Player, page: str = "/") -> str:
+    """The path of a magic link for `player` (as the emails carry it)."""
+    from server.web.sessions import magic_link
+
+    with app.app_context():
+        link = magic_link(player.id, hash_token(player.token), page)
+        return link.removeprefix(app.config["BASE_URL"].rstrip("/"))
+
+
+def signed_in(app, player: Player, page: str = "/"):
+    """A new browser-like client signed in as `player`."""
+    browser = app.test_client()
+    response = browser.get(link_for(app, player, page))
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return browser
+
+
+def csrf_token(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def forms(html: str) -> list[tuple[str, str, str]]:
+    """(button words, command JSON, expected version) of every play form on a page."""
+    import html as html_lib
+
+    found = re.findall(
+        r'name="expected_version" value="(\d+)">\s*<input type="hidden" name="command" '
+        r'value="([^"]*)">\s*<button class="choice">([^<]*)</button>', html)
+    return [(html_lib.unescape(w), html_lib.unescape(c), v) for v, c, w in found]
+
+
+def whose_turn(client, game_id: str, players: list[Player]) -> tuple[Player, Player]:
+    """(the player to act, the other)."""
+    current = client.get(f"/api/v1/games/{game_id}", headers=players[0].headers).json
+    seats = {client.get(f"/api/v1/games/{game_id}", headers=p.headers).json["my_seat"]: p
+             for p in players}
+    first = seats[current["current_seat"]]
+    return first, next(p for p in players if p is not first)
+
+
+@pytest.fixture
+def register_eve(client) -> Player:
+    return register(client, "Eve", "eve@example.org")
