@@ -14,17 +14,25 @@ from datetime import datetime
 from typing import Any
 
 
-def legal_now(game: Any, state: Any, seat: int | None, now: datetime) -> dict[str, Any]:
-    """{"commands": [...], "server_decides_at": ISO time | None} for `seat` in `game` (a Game or
-    GameRow at the version of `state`)."""
+def offered(game: Any, state: Any, seat: int | None, now: datetime) -> tuple[list, datetime | None]:
+    """The engine commands offered to `seat` in `game` (a Game or GameRow at the version of
+    `state`), and when the server decides for them (None: never)."""
     import engine
 
     if state is None or seat is None or engine.is_terminal(state):
-        return {"commands": [], "server_decides_at": None}
+        return [], None
     commands = engine.legal_commands(state, seat)
     decides_at = game.automatic_due_at if commands and game.current_seat == seat else None
     if decides_at is not None and engine.pending_kind(state) == "removal" and decides_at <= now:
         commands = []
+    return commands, decides_at
+
+
+def legal_now(game: Any, state: Any, seat: int | None, now: datetime) -> dict[str, Any]:
+    """{"commands": [...], "server_decides_at": ISO time | None}: `offered` as JSON."""
+    import engine
+
+    commands, decides_at = offered(game, state, seat, now)
     return {"commands": [engine.command_to_dict(c) for c in commands],
             "server_decides_at": None if decides_at is None else decides_at.isoformat()}
 
