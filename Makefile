@@ -13,7 +13,7 @@ DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
 .PHONY: help venv run test lint bench openapi clean system-packages
 
 help:
-	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/)"
+	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/, mail in on 127.0.0.1:2525)"
 	@echo "make test     ruff, then the whole test suite on SQLite and PostgreSQL (127.0.0.1:5432, database test)"
 	@echo "make bench    every benchmark under bench/ (figures in docs/performance.md)"
 	@echo "make openapi  regenerate openapi.yaml from the app"

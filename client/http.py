@@ -14,6 +14,8 @@ import uuid
 import click
 import requests
 
+from client.terminal_text import printable, printable_data
+
 API_PREFIX = "/api/v1"
 # Seconds to wait before each retry after a connection error; tests shorten this.
 RETRY_DELAYS = (0.3, 1.0, 2.0)
@@ -95,7 +97,7 @@ _ERRORS_BY_STATUS = {401: NotAuthorized, 403: Forbidden, 404: NotFound, 409: Sta
 
 def error_from_response(response: requests.Response) -> ApiError:
     try:
-        body = response.json()
+        body = printable_data(response.json())
     except ValueError:
         body = None
     if isinstance(body, dict):
@@ -107,7 +109,7 @@ def error_from_response(response: requests.Response) -> ApiError:
             message = f"{message}: {errors}"
     else:
         first_line = (response.text or response.reason or "").strip().splitlines()
-        message = first_line[0][:200] if first_line else str(response.reason)
+        message = printable(first_line[0][:200] if first_line else str(response.reason))
         details = {}
     cls = _ERRORS_BY_STATUS.get(response.status_code, ApiError)
     return cls(response.status_code, message, details)
@@ -179,7 +181,8 @@ class ApiClient:
             if response.status_code == 204 or not response.content:
                 return None
             try:
-                return response.json()
+                # Every string in it may have been written by another person: see terminal_text.
+                return printable_data(response.json())
             except ValueError as exc:
                 raise click.ClickException(
                     f"the server at {self.server} did not answer JSON for {method} {path}"

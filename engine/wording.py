@@ -10,9 +10,24 @@ from collections.abc import Mapping
 
 from .data import ITEMS, OBJECTIVES, RELICS, display_name
 
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+# What a terminal or a mail reader would obey rather than show: C0 and C1 controls (CR, LF, TAB,
+# ESC, BEL, the 8-bit CSI 0x9b...), DEL, and the invisible characters that reorder or break the
+# text around them (bidi marks, overrides and isolates, the line and paragraph separators). The
+# zero-width joiners stay: emoji names need them. One class for the engine's words, the server's
+# refusals and headers, and the client's terminal.
+CONTROL_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """``text`` with each control character shown as its escape (``\\x1b``, ``\\u202e``), for a
+    terminal: seen, not obeyed."""
+    return CONTROL_CHARACTERS.sub(_escape, str(text))
 
 
 def clean(text: object) -> str:

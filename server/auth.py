@@ -31,6 +31,12 @@ def refuse_token() -> None:
          headers={"WWW-Authenticate": "Bearer"})
 
 
+def refuse_if_disabled(disabled_at) -> None:  # noqa: ANN001
+    """403 for the token of an account an operator disabled (`iridescia-server users disable`)."""
+    if disabled_at is not None:
+        fail(403, "this account was disabled by the server's operator: ask them to enable it")
+
+
 def authenticated(token_hash: str, user_id: int) -> None:
     """The database accepted this token for this user."""
     rate_limits.authenticated(token_hash, user_id)
@@ -54,6 +60,7 @@ def current_user() -> User | None:
         if user is None:
             refuse_token()
         authenticated(token_hash, user.id)
+        refuse_if_disabled(user.disabled_at)
     elif request.headers.get("Authorization"):
         rate_limits.count_failed_authentication()
         fail(401, "send your API token as 'Authorization: Bearer <token>'",

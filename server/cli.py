@@ -33,21 +33,68 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
     Example:
         IRIDESCIA_DATABASE_URL=sqlite:///var/game.db iridescia-server serve --port 8000
     """
+    import sqlalchemy as sa
+
     from server import create_app
-    from server.db import default_sqlite_path
+    from server.db import check_writable, default_sqlite_path
     from server.migrate import upgrade
 
     settings = Settings.load()
-    if default_sqlite_path(settings.DATABASE_URL) is not None:
-        upgrade(settings.DATABASE_URL)
+    url = settings.DATABASE_URL
+    try:
+        if default_sqlite_path(url) is not None:
+            upgrade(url)
+        check_writable(url)
+    except (OSError, sa.exc.SQLAlchemyError) as error:  # one line saying why, no traceback
+        cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+        raise click.ClickException(
+            f"cannot write the database {_safe_url(url)}: {cause}") from None
     app = create_app()
+    warn_about_the_secret_key(app.config)
     if not no_scheduler:
         scheduler = _optional_module("server.scheduler")
         if scheduler is not None and hasattr(scheduler, "start_embedded"):
             scheduler.start_embedded(app)
+    _start_the_smtp_receiver(app)
     click.echo(f"Open http://{host}:{port}/ in a browser: the game pages, and the API's docs at "
                "/docs")
     app.run(host=host, port=port, threaded=True, use_reloader=False)
+
+
+def warn_about_the_secret_key(config) -> bool:
+    """Loudly, on standard error: the development key signs every reply address, so anyone who
+    reads this source could play for anyone on a public server. True when it warned."""
+    from urllib.parse import urlsplit
+
+    from server.config import Settings
+
+    host = urlsplit(config["BASE_URL"]).hostname or ""
+    local = host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")
+    if config["SECRET_KEY"] != Settings.SECRET_KEY or local:
+        return False
+    click.secho(
+        f"WARNING: IRIDESCIA_SECRET_KEY is the development default, and IRIDESCIA_BASE_URL "
+        f"({config['BASE_URL']}) is not on localhost: anyone can forge reply addresses and play "
+        "for your players. Set IRIDESCIA_SECRET_KEY to a long random value.",
+        fg="red", bold=True, err=True)
+    return True
+
+
+def _start_the_smtp_receiver(app) -> None:
+    from server.inbound.smtp import listen_address, start_receiver
+
+    try:
+        address = listen_address(app.config["INBOUND_SMTP"])
+    except ValueError as error:
+        raise click.ClickException(str(error)) from None
+    if address is None:
+        return
+    try:
+        start_receiver(app, address)
+    except OSError as error:  # the port is taken: say so rather than serve without mail
+        raise click.ClickException(
+            f"cannot receive mail on {address[0]}:{address[1]} ({error}): set "
+            "IRIDESCIA_INBOUND_SMTP to a free host:port, or to off") from None
 
 
 @main.group()
@@ -111,7 +158,8 @@ def _optional_module(name: str):  # noqa: ANN202
 def _register_plugins() -> None:
     """The scheduler's and the outbox's commands live with their packages: a module
     ``server.scheduler.cli`` / ``server.notifications.cli`` exposing ``register(group)``."""
-    for name in ("server.scheduler.cli", "server.notifications.cli", "server.web.cli"):
+    for name in ("server.scheduler.cli", "server.notifications.cli", "server.web.cli",
+                 "server.operator_cli", "server.inbound.cli"):
         module = _optional_module(name)
         if module is not None and hasattr(module, "register"):
             module.register(main)

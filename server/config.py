@@ -117,6 +117,28 @@ class Settings:
     """How long one scheduler tick may spend on due game work (automatic turns, reminders,
     warnings); what is left stays due and the next tick goes on with it."""
 
+    REPLY_ADDRESS: str = "play@localhost"
+    """The address players reply to. Every email's Reply-To is a signed per-recipient form of it,
+    ``play+TOKEN@domain``; mail to the bare address lists the sender's games (or ``new solo``)."""
+
+    INBOUND_SMTP: str = "127.0.0.1:2525"
+    """Where ``serve`` listens for incoming mail (an embedded SMTP receiver), ``host:port``;
+    ``off`` disables it."""
+
+    IMAP_URL: str = ""
+    """A mailbox the scheduler polls for replies, ``imaps://user:pass@host/INBOX`` (``imap://``
+    for plain or STARTTLS); empty: no polling."""
+
+    INBOUND_REQUIRE_AUTH: str = "none"
+    """``dkim``, ``spf`` or ``none``: what the topmost Authentication-Results header must show
+    passed before an incoming mail is acted on (``dkim`` is recommended in production)."""
+
+    MAX_INBOUND_BYTES: int = 1024 * 1024
+    """Largest incoming mail acted on, in bytes; a larger one is refused."""
+
+    INBOUND_RATE_LIMIT: int = 60
+    """Incoming mails acted on per sender per hour; more are recorded and ignored. 0: no limit."""
+
     extra: dict[str, Any] = field(default_factory=dict)
     """Any other ``create_app`` key, passed through to ``app.config`` unchanged (e.g. TESTING)."""
 

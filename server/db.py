@@ -150,7 +150,10 @@ def begin_sqlite(connection: Connection, read_only: bool) -> None:
     if read_only:
         _begin(connection, driver, "BEGIN")
         return
-    driver.wait_for_write_turn(driver.busy_timeout_seconds)
+    try:
+        driver.wait_for_write_turn(driver.busy_timeout_seconds)
+    except sqlite3.Error as error:
+        raise driver_error(connection, "BEGIN IMMEDIATE", (), None, error) from error
     try:
         _begin(connection, driver, "BEGIN IMMEDIATE")
     except BaseException:
@@ -242,3 +245,19 @@ def default_sqlite_path(url: str) -> str | None:
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         return os.path.abspath(parsed.database)
     return None
+
+
+def check_writable(url: str) -> None:
+    """Write (and roll back) one row, so that a server that cannot save anything (a read-only
+    file or directory, a full disk) says so when it starts rather than at a player's first
+    move. Raises the OSError or SQLAlchemy error that says why."""
+    from server.models import SchedulerTick, utcnow
+
+    engine = get_engine(url)
+    with engine.connect() as connection:
+        transaction = connection.begin()
+        try:
+            connection.execute(sa.insert(SchedulerTick.__table__).values(
+                name="iridescia-server serve: write check", last_tick_at=utcnow()))
+        finally:
+            transaction.rollback()

@@ -128,12 +128,27 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(OperationalError)
     def _database_down(error: OperationalError):
         app.logger.error("database error: %s", error)
-        return error_response(_make(503, "the database is not answering; try again shortly"))
+        return error_response(_make(503, database_trouble(error)))
 
     @app.errorhandler(Exception)
     def _unexpected(error: Exception):
         app.logger.exception("unhandled error")
         return error_response(InternalServerError())
+
+
+def database_trouble(error: OperationalError) -> str:
+    """What a player is told when the database fails: the cause when it is known (a read-only
+    file, a full disk), since "not answering" sent operators looking at the wrong thing."""
+    cause = str(getattr(error, "orig", None) or error).strip().splitlines()[0]
+    text = cause.lower()
+    if "readonly database" in text or "writers' lock file" in text:
+        return (f"the database is read-only ({cause}): nothing can be saved until an operator "
+                "makes the database file and its directory writable")
+    sqlstate = getattr(getattr(error, "orig", None), "sqlstate", None)
+    if "database or disk is full" in text or "no space left" in text or sqlstate == "53100":
+        return (f"the database's disk is full ({cause}): nothing can be saved until an operator "
+                "frees space; try again later")
+    return "the database is not answering; try again shortly"
 
 
 def _make(code: int, message: str) -> HTTPException:

@@ -65,6 +65,7 @@ class User(SQLModel, table=True):
     # When the owner of the address proved it (a signed link, or a mail from it); until then it
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
+    disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
 
 
 class Game(SQLModel, table=True):
@@ -112,6 +113,8 @@ class Seat(SQLModel, table=True):
     joined_at: datetime = _time(nullable=False)
     missed_turns: int = Field(default=0)
     absent: bool = Field(default=False)
+    # The player replied `stop` to a game email: no more mail about this game.
+    mail_stopped: bool = Field(default=False)
 
 
 class Invitation(SQLModel, table=True):
@@ -218,3 +221,39 @@ class SchedulerTick(SQLModel, table=True):
 
     name: str = Field(primary_key=True, max_length=40)
     last_tick_at: datetime = _time(nullable=False)
+
+
+class AuditRecord(SQLModel, table=True):
+    """What an operator did (`iridescia-server users disable`, `games abort`...), and why."""
+
+    __tablename__ = "audit_log"
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _time(nullable=False)
+    actor: str = Field(max_length=80)  # operator:<login>
+    action: str = Field(max_length=40)  # users.disable | users.enable | games.abort
+    target: str = Field(max_length=254, index=True)  # user:<email> | game:<id>
+    reason: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
+
+
+class InboundMessage(SQLModel, table=True):
+    """Every incoming mail, acted on or not, so an operator can tell a player why a move did
+    not count (``iridescia-server mail log``). ``message_key`` is the Message-ID (or a digest
+    of the message without one): a second delivery of the same mail is recognised by it."""
+
+    __tablename__ = "inbound_messages"
+    # The per-sender rate limit counts a sender's recent messages.
+    __table_args__ = (sa.Index("ix_inbound_messages_sender_received_at", "sender", "received_at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    message_key: str = Field(max_length=250, unique=True)
+    sender: str = Field(default="", max_length=254)
+    recipient: str = Field(default="", max_length=254)
+    subject: str = Field(default="", max_length=200)
+    user_id: int | None = Field(default=None, foreign_key="users.id")
+    game_id: str | None = Field(default=None, max_length=16)
+    way_in: str = Field(default="", max_length=10)  # smtp | pipe | imap
+    outcome: str = Field(default="received", max_length=20, index=True)
+    detail: str = Field(default="", sa_column=sa.Column(sa.Text(), nullable=False))
+    applied: list[str] | None = _json(nullable=True)
+    received_at: datetime = _time(nullable=False)

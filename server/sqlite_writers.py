@@ -86,7 +86,12 @@ class QueuedWriterConnection(sqlite3.Connection):
         """Take the writers' flock, waiting at most ``timeout_seconds`` (then go on without)."""
         if self._lock_path is None or self._held_fd is not None:
             return
-        fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fd = os.open(self._lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as error:  # a read-only directory or file: say which, as the driver would
+            raise sqlite3.OperationalError(
+                f"cannot open the writers' lock file {self._lock_path}: "
+                f"{error.strerror or error}") from error
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

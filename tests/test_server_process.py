@@ -42,6 +42,9 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+RECEIVER: dict[str, int] = {}  # the served process's SMTP receiver
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """(base URL, working directory) of a running `iridescia-server serve`."""
@@ -49,6 +52,9 @@ def served(tmp_path_factory):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("IRIDESCIA_")}
     env["IRIDESCIA_SCHEDULER_INTERVAL_SECONDS"] = "1"  # so the mail test does not wait long
+    # Its SMTP receiver on a free port (2525 may be another server's).
+    env["IRIDESCIA_INBOUND_SMTP"] = f"127.0.0.1:{free_port()}"
+    RECEIVER["port"] = int(env["IRIDESCIA_INBOUND_SMTP"].rpartition(":")[2])
     log = (workdir / "server.log").open("w")
     process = subprocess.Popen(
         [*server_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
@@ -163,3 +169,48 @@ def test_its_scheduler_writes_an_invitation_to_var_outbox(served):
     )
     assert invited.status_code == 201 and invited.json()["mailed"], invited.text
     assert invited.json()["join_code"] in _mail_to(outbox, "cy@example.org")
+
+
+def test_it_receives_mail_and_answers_a_new_solo_by_mail(served):
+    """`serve` starts the SMTP receiver: a registered player's `new solo` to the bare address
+    creates a game, and the answer is written to var/outbox/."""
+    import smtplib
+    from email.message import EmailMessage
+
+    base, workdir = served
+    created = requests.post(
+        f"{base}/api/v1/users", json={"name": "Dee", "email": "dee@example.org"}, timeout=10
+    )
+    assert created.status_code == 201, created.text
+    # An unconfirmed address is mailed nothing else, answers included: Dee opens her link.
+    link = re.search(r"http://\S+/verify\?code=(\S+)",
+                     _mail_to(workdir / "var" / "outbox", "dee@example.org"))
+    confirmed = requests.post(f"{base}/verify", data={"code": link.group(1)}, timeout=10)
+    assert confirmed.status_code == 200, confirmed.text
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = "dee@example.org", "play@localhost", "hi"
+    message["Message-ID"] = "<solo-1@example.org>"
+    message.set_content("new solo")
+    with smtplib.SMTP("127.0.0.1", RECEIVER["port"], timeout=30) as smtp:
+        smtp.send_message(message)
+    outbox = workdir / "var" / "outbox"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        answers = [p for p in outbox.glob("answer_*.eml") if "dee@example.org" in p.read_text()]
+        if answers:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"no answer to dee@example.org in {outbox} after 30 s")
+    assert "against the Rhom has started" in answers[0].read_text()
+
+
+def test_serve_warns_loudly_about_the_default_secret_key_on_a_public_address(capsys):
+    from server.cli import warn_about_the_secret_key
+    from server.config import Settings
+
+    public = {"SECRET_KEY": Settings.SECRET_KEY, "BASE_URL": "https://iridescia.example.org"}
+    assert warn_about_the_secret_key(public)
+    assert "WARNING: IRIDESCIA_SECRET_KEY is the development default" in capsys.readouterr().err
+    assert not warn_about_the_secret_key(dict(public, BASE_URL="http://127.0.0.1:5000"))
+    assert not warn_about_the_secret_key(dict(public, SECRET_KEY="a long random value"))

@@ -19,6 +19,7 @@ from client.app import App, emit_json, example, json_option, pass_app
 from client.games import engine_event
 from client.http import Stale
 from client.render import render_view
+from client.terminal_text import printable_data
 
 HEADER_FIELDS = ("game_id", "rules_version", "options", "seed", "seed_hash", "players", "outcome")
 
@@ -303,7 +304,8 @@ def verify_export(export: dict) -> list[str]:
 def verify(app: App, path: str, as_json: bool) -> None:
     """Check the seed against its published hash and re-decide every command offline."""
     try:
-        lines = verify_export(read_log(path))
+        # A log file may come from anyone: what it quotes is printed escaped (terminal_text).
+        lines = verify_export(printable_data(read_log(path)))
     except Divergence as divergence:
         if as_json:
             emit_json({"ok": False, "problem": divergence.message})

@@ -13,8 +13,8 @@ def describe_turn(game: dict) -> str:
     if game.get("status") == "open":
         taken = len([p for p in game.get("players", []) if p.get("kind") != "rhom"])
         return f"waiting for players ({taken}/{game.get('seats')})"
-    if game.get("status") == "finished":
-        return "finished"
+    if game.get("status") in ("finished", "closed", "aborted"):
+        return str(game["status"])
     if game.get("is_my_turn"):
         return "YOUR TURN"
     seat = game.get("current_seat")

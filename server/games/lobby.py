@@ -17,11 +17,13 @@ from server.auth import (
     bearer_token,
     current_user,
     hash_token,
+    refuse_if_disabled,
     refuse_token,
     require_user,
 )
 from server.errors import fail
 from server.games import service
+from server.mail.outbox import dedupe_key
 from server.models import Game, Invitation, Outbox, Seat, User
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -152,6 +154,7 @@ def caller_and_game(session: Session, game_id: str, *, required: bool
         refuse_token()
     user, game, seat = row
     authenticated(token_hash, user.id)
+    refuse_if_disabled(user.disabled_at)
     g.current_user = user
     require_visible(game_id, game, member=seat is not None)
     return user, game, seat
@@ -168,6 +171,8 @@ def refuse_outsider(game: Any) -> None:
 
 
 def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
+    locked(session, Game.id == game.id)  # no one joins or leaves while the seats are counted
+    require_open(game)
     humans = [m for m in members(session, game) if m.kind == "human"]
     if len(humans) < game.seats:
         missing = game.seats - len(humans)
@@ -187,14 +192,23 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
         fail(422, f"the game cannot start: {error}")
 
 
+def locked(session: Session, condition: Any) -> Game | None:
+    """The game row matching ``condition``, read afresh and locked until the commit (on
+    PostgreSQL: FOR NO KEY UPDATE, which seats' foreign keys do not wait for; SQLite's writer
+    holds the whole database already). Whatever counts a game's seats and then changes them
+    (join, leave, start) holds it: without it, concurrent joins each counted a free seat and
+    were all seated (issue 16)."""
+    statement = select(Game).where(condition).with_for_update(key_share=True)
+    return session.exec(statement.execution_options(populate_existing=True)).first()
+
+
 def join(session: Session, user: User, code: str, now: datetime) -> Game:
-    game = session.exec(select(Game).where(Game.join_code == code.strip())).first()
+    game = locked(session, Game.join_code == code.strip())
     if game is None:
         fail(404, f"no game has the join code {code!r}: check it with whoever invited you")
     if seat_of(session, game, user) is not None:
         fail(409, f"you already play in game {game.id}", game_id=game.id)
-    if game.status != "open":
-        fail(409, f"game {game.id} has already started", game_id=game.id)
+    require_open(game)
     humans = [m for m in members(session, game) if m.kind == "human"]
     if len(humans) >= game.seats:
         fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
@@ -203,18 +217,57 @@ def join(session: Session, user: User, code: str, now: datetime) -> Game:
     return game
 
 
+def require_open(game: Game) -> None:
+    """409 unless the game is still gathering players, saying what became of it."""
+    if game.status == "open":
+        return
+    if game.status == "closed":
+        fail(409, f"game {game.id} was closed: every player left it before the start",
+             game_id=game.id)
+    if game.status == "aborted":
+        fail(409, f"game {game.id} was aborted by an operator", game_id=game.id)
+    fail(409, f"game {game.id} has already started", game_id=game.id)
+
+
+def leave(session: Session, game_id: str, user: User) -> Game:
+    """Give up ``user``'s seat in an open game (ruling L1, docs/rulings.md). The creator leaving
+    hands the game to the member who joined next; the last member leaving closes it, so that its
+    join code seats nobody in a game no one can see or cancel any more."""
+    game = locked(session, Game.id == game_id)
+    seat = seat_of(session, game, user) if game is not None else None
+    if game is None or seat is None:
+        fail(409, f"you no longer play in game {game_id}", game_id=game_id)
+    if game.status != "open":
+        fail(409, f"game {game.id} has already started: you can only leave before the start",
+             game_id=game.id)
+    session.delete(seat)
+    session.flush()
+    remaining = [m for m in members(session, game) if m.kind == "human"]
+    if not remaining:
+        game.status = "closed"
+    elif game.created_by == user.id:
+        game.created_by = min(remaining, key=lambda m: (m.joined_at, m.id or 0)).user_id
+    session.add(game)
+    session.flush()
+    return game
+
+
 def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
            now: datetime, mail: bool = True) -> bool:
     """Record the invitation and, when ``mail`` (server/games/invitation_limits.py), queue its
-    mail unless this game's invitation was queued for the address already. True if queued."""
+    mail unless this game's invitation was queued for the address already. True if queued.
+    A disabled account (by an operator) is sent nothing, invitations included."""
     invitation = Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now,
                             mailed=False)
     session.add(invitation)
-    dedupe_key = f"invite:{game.id}:{email}"
-    if mail and session.exec(select(Outbox).where(Outbox.dedupe_key == dedupe_key)).first() is None:
+    key = dedupe_key(f"invite:{game.id}:{email}")
+    disabled = session.exec(select(User.id).where(User.email == email,
+                                                  User.disabled_at.is_not(None))).first()
+    if mail and disabled is None and session.exec(
+            select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
         invitation.mailed = True
         session.add(Outbox(
-            dedupe_key=dedupe_key, game_id=game.id, user_id=None, to_email=email,
+            dedupe_key=key, game_id=game.id, user_id=None, to_email=email,
             kind="invitation",
             subject=f"{clean(inviter.name)} invites you to a game of Gems of Iridescia",
             text_body=invitation_text(clean(inviter.name), game, email, base_url),

@@ -25,7 +25,14 @@ from typing import Any
 
 from sqlalchemy import bindparam, insert, select
 
-from server.auth import authenticated, bearer_token, hash_token, refuse_token, require_user
+from server.auth import (
+    authenticated,
+    bearer_token,
+    hash_token,
+    refuse_if_disabled,
+    refuse_token,
+    require_user,
+)
 from server.db import READ_ONLY_OPTION, app_engine
 from server.driver_connection import DriverConnection
 from server.games.lobby import caller_game_and_seat, require_visible
@@ -60,7 +67,8 @@ class Caller:
 
 # What lobby.caller_and_game reads, as plain values.
 _CALLER_GAME_AND_SEAT = Prepared(caller_game_and_seat(
-    _USERS.c.id.label("caller_id"), _SEATS.c.id.label("caller_seat_id"),
+    _USERS.c.id.label("caller_id"), _USERS.c.disabled_at.label("caller_disabled_at"),
+    _SEATS.c.id.label("caller_seat_id"),
     _SEATS.c.seat.label("caller_seat"), *_GAMES.columns,
 ))
 _STORED_ANSWER = Prepared(select(
@@ -96,6 +104,7 @@ def caller_and_game(connection: DriverConnection, game_id: str) -> Caller:
     row = _CALLER_GAME_AND_SEAT.first(connection, {"token_hash": token_hash, "game_id": game_id})
     if row is None:
         refuse_token()
+    refuse_if_disabled(row.caller_disabled_at)
     authenticated(token_hash, row.caller_id)
     game = GameRow(**{name: getattr(row, name) for name in GAME_COLUMNS}) if row.id else None
     member = row.caller_seat_id is not None

@@ -152,8 +152,7 @@ class Invitations(MethodView):
         session = db_session()
         user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         lobby.require_member(game, seat)
-        if game.status != "open":
-            fail(409, f"game {game.id} has already started", game_id=game.id)
+        lobby.require_open(game)
         email = data["email"].strip().lower()
         now = utcnow()
         decision = invitation_limits.check(session, user, email, now)
@@ -177,11 +176,8 @@ class Leave(MethodView):
         """Give up your seat before the game starts."""
         session = db_session()
         user, game, seat = lobby.caller_and_game(session, game_id, required=True)
-        seat = lobby.require_member(game, seat)
-        if game.status != "open":
-            fail(409, f"game {game.id} has already started: you can only leave before the start",
-                 game_id=game.id)
-        session.delete(seat)
+        lobby.require_member(game, seat)
+        game = lobby.leave(session, game_id, user)
         session.commit()
         return lobby.game_json(session, game, user)
 
@@ -198,8 +194,7 @@ class Start(MethodView):
         session = db_session()
         user, game, seat = lobby.caller_and_game(session, game_id, required=True)
         lobby.require_member(game, seat)
-        if game.status != "open":
-            fail(409, f"game {game.id} has already started", game_id=game.id)
+        lobby.require_open(game)
         try:
             lobby.start_game(session, game, utcnow(), _actor(user.id))
             session.commit()
@@ -338,6 +333,9 @@ class Commands(MethodView):
             if game.status == "finished":
                 fail(409, f"game {game.id} is over", game_id=game.id,
                      current_version=game.version)
+            if game.status != "active":
+                fail(409, f"game {game.id} was {game.status}: it takes no more commands",
+                     game_id=game.id, current_version=game.version)
             state = service.load_state(connection, game)
             posting.start_writing(connection)
             now = utcnow()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.plain_text import PlainEmail
+
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
 # Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
 MAX_VERSION = 2**31 - 1
@@ -99,7 +101,9 @@ class PlayerSchema(ma.Schema):
 
 class GameSchema(ma.Schema):
     id = fields.String(required=True, metadata={"example": "k3x9q2ab"})
-    status = fields.String(required=True, metadata={"description": "open, active or finished"})
+    status = fields.String(required=True, metadata={
+        "description": "open, active, finished, closed (every player left before the start) "
+                       "or aborted (by an operator)"})
     public = fields.Boolean(required=True)
     join_code = fields.String(required=True, allow_none=True,
                               metadata={"description": "Shown to seated players only"})
@@ -121,7 +125,7 @@ class GameSchema(ma.Schema):
 
 
 class InvitationCreateSchema(ma.Schema):
-    email = fields.Email(required=True, validate=validate.Length(max=254))
+    email = PlainEmail(required=True, validate=validate.Length(max=254))
 
 
 class InvitationSchema(ma.Schema):

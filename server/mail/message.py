@@ -7,6 +7,7 @@ from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
 from server.mail.settings import MailSettings
+from server.plain_text import UNSAFE, describe, header_safe
 
 
 def message_id(dedupe_key: str, settings: MailSettings) -> str:
@@ -17,23 +18,37 @@ def message_id(dedupe_key: str, settings: MailSettings) -> str:
     return f"<{digest}@{domain}>"
 
 
-def build_message(row, settings: MailSettings, thread_root: str | None = None) -> EmailMessage:
+def build_message(row, settings: MailSettings, thread_root: str | None = None,
+                  headers: dict[str, str] | None = None) -> EmailMessage:
     """`row` has to_email, subject, text_body, html_body, dedupe_key and created_at.
     `thread_root` is the dedupe key of the game's first email to the same address (None or the
-    row's own key when this is that first one)."""
+    row's own key when this is that first one). `headers` (server.inbound.outgoing: Reply-To,
+    List-Unsubscribe, the In-Reply-To of an answer to a player's mail) are set as given."""
+    headers = dict(headers or {})
     message = EmailMessage()
     message["From"] = settings.from_address
-    message["To"] = row.to_email
-    message["Subject"] = row.subject
+    message["To"] = _address(row.to_email)
+    # A name with a CR/LF (from before the API refused one) would make the header check refuse
+    # the whole message: it is folded to a space instead.
+    message["Subject"] = header_safe(row.subject)
     message["Date"] = format_datetime(row.created_at)
     message["Message-ID"] = message_id(row.dedupe_key, settings)
+    replied_to = headers.pop("In-Reply-To", None)  # an answer replies to the player's mail
+    headers.pop("References", None)
+    references = []
     if thread_root is not None and thread_root != row.dedupe_key:
-        root = message_id(thread_root, settings)
-        message["In-Reply-To"] = root
-        message["References"] = root
+        references.append(message_id(thread_root, settings))
+    if replied_to:
+        references.append(replied_to)
+    if references:
+        message["In-Reply-To"] = references[-1]
+        message["References"] = " ".join(references)
     message["X-Iridescia-Key"] = row.dedupe_key
-    message["List-Unsubscribe"] = unsubscribe_header(settings)
+    message["List-Unsubscribe"] = headers.get("List-Unsubscribe") or unsubscribe_header(settings)
     message["Auto-Submitted"] = "auto-generated"
+    for name, value in headers.items():
+        if name != "List-Unsubscribe":
+            message[name] = value
     message.set_content(row.text_body)
     if row.html_body:
         from server.web.picture import inline_images
@@ -45,6 +60,16 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None) -
             html_part.add_related(png, "image", "png", cid=f"<{cid}>", filename="board.png",
                                   disposition="inline")
     return message
+
+
+def _address(address: str) -> str:
+    """The To address; one holding a control character (possible only in a row from before the
+    API refused them) is not guessed at: the message is parked with the reason."""
+    found = UNSAFE.search(address)
+    if found is not None:
+        raise ValueError(f"the address holds a control character ({describe(found.group())}); "
+                         "it cannot be mailed")
+    return address
 
 
 def unsubscribe_header(settings: MailSettings) -> str:

@@ -13,6 +13,7 @@ with, so a message another scheduler claimed since (its lease had run out) is sk
 sent twice. Batches are small, and a run that stops early gives back what it had not started.
 """
 
+import hashlib
 import logging
 import random
 from collections.abc import Callable
@@ -37,6 +38,19 @@ CLAIM_LEASE = timedelta(minutes=5)
 # Messages leased per claim transaction: a killed scheduler strands at most these.
 CLAIM_BATCH = 5
 _OUTBOX = Outbox.__table__
+
+
+DEDUPE_KEY_LENGTH = 200  # the column's width
+
+
+def dedupe_key(text: str) -> str:
+    """``text`` as an outbox dedupe key: itself when it fits the column, else its beginning and
+    the sha256 of all of it (an invitation's key quotes an address of up to 254 characters,
+    which overflowed the column on PostgreSQL: a 500). Distinct texts keep distinct keys."""
+    if len(text) <= DEDUPE_KEY_LENGTH:
+        return text
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    return f"{text[:DEDUPE_KEY_LENGTH - len(digest) - 1]}~{digest}"
 
 
 @dataclass
@@ -102,6 +116,7 @@ def flush_outbox(
                     session.add(row)
                 session.flush()
                 roots = thread_roots(session, rows)
+                headers = _reply_headers(session, rows, settings)
             if not rows:
                 break
             remaining -= len(rows)
@@ -112,7 +127,8 @@ def flush_outbox(
                 while unstarted:
                     row = unstarted.pop(0)
                     _send_one(engine, transport, settings, clock, rng, row,
-                              rendered.get(row.id), report, roots.get(row.id))
+                              rendered.get(row.id), report, roots.get(row.id),
+                              headers.get(row.id))
             finally:
                 _release(engine, unstarted, clock())
     return report
@@ -168,6 +184,15 @@ def _render(engine, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exce
     except Exception as error:  # the database blinked: not the messages' fault, retry them
         log.exception("could not render %d mail(s); retrying them later", len(rows))
         return {row.id: RenderingFailed(str(error)) for row in rows}
+
+
+def _reply_headers(session, rows: list[Outbox], settings: MailSettings) -> dict[int, dict]:
+    """Reply-To and List-Unsubscribe of each row (server.inbound.outgoing), read with the claim."""
+    if not rows:
+        return {}
+    from server.inbound.outgoing import reply_headers  # the inbound side; imported when needed
+
+    return reply_headers(session, rows, settings)
 
 
 class RenderingFailed(Exception):
@@ -233,7 +258,7 @@ def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
 
 def _send_one(
     engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport,
-    thread_root: str | None = None,
+    thread_root: str | None = None, headers: dict | None = None,
 ) -> None:
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
@@ -247,7 +272,7 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings, thread_root)
+            message = build_message(row, settings, thread_root, headers)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error

@@ -16,6 +16,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 DEFAULT_FROM = "Iridescia <iridescia@localhost>"
 DEFAULT_OUTBOX_DIR = "var/outbox"
 DEFAULT_BASE_URL = "http://127.0.0.1:5000"
+DEFAULT_REPLY_ADDRESS = "play@localhost"
+DEFAULT_SECRET_KEY = "dev-only-change-me"
 SECURITY_MODES = ("auto", "starttls", "ssl", "none")
 
 
@@ -71,6 +73,8 @@ class MailSettings:
     from_address: str = DEFAULT_FROM
     outbox_dir: Path = Path(DEFAULT_OUTBOX_DIR)
     base_url: str = DEFAULT_BASE_URL
+    reply_address: str = DEFAULT_REPLY_ADDRESS
+    secret_key: str = DEFAULT_SECRET_KEY  # signs the reply addresses
 
     @classmethod
     def from_env(cls, env=None) -> "MailSettings":
@@ -81,14 +85,16 @@ class MailSettings:
             from_address=env.get("IRIDESCIA_MAIL_FROM", "").strip() or DEFAULT_FROM,
             outbox_dir=Path(env.get("IRIDESCIA_OUTBOX_DIR", "").strip() or DEFAULT_OUTBOX_DIR),
             base_url=(env.get("IRIDESCIA_BASE_URL", "").strip() or DEFAULT_BASE_URL).rstrip("/"),
+            reply_address=env.get("IRIDESCIA_REPLY_ADDRESS", "").strip() or DEFAULT_REPLY_ADDRESS,
+            secret_key=env.get("IRIDESCIA_SECRET_KEY", "") or DEFAULT_SECRET_KEY,
         )
 
     @classmethod
     def for_app(cls, config, env=None) -> "MailSettings":
         """The environment's settings, overridden by the app's config keys SMTP_URL, MAIL_FROM,
-        OUTBOX_DIR and BASE_URL (e.g. `create_app({"SMTP_URL": ...})`)."""
+        OUTBOX_DIR, BASE_URL, REPLY_ADDRESS and SECRET_KEY (e.g. `create_app({"SMTP_URL": ...})`)."""
         env = dict(os.environ if env is None else env)
-        for key in ("SMTP_URL", "MAIL_FROM", "OUTBOX_DIR", "BASE_URL"):
+        for key in ("SMTP_URL", "MAIL_FROM", "OUTBOX_DIR", "BASE_URL", "REPLY_ADDRESS", "SECRET_KEY"):
             if config.get(key) is not None:
                 env[f"IRIDESCIA_{key}"] = str(config[key])
         return cls.from_env(env)

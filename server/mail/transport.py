@@ -4,10 +4,13 @@ A temporary failure (a 4xx reply, a refused or dropped connection) is worth retr
 permanent one (a 5xx reply) is not, and the outbox parks the message for a person to look at.
 """
 
+import hashlib
 import logging
 import re
 import smtplib
+import socket
 import ssl
+import threading
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -66,10 +69,18 @@ class SmtpTransport:
     def _connect(self):
         s = self.settings
         context = ssl.create_default_context()
+        # Made unconnected and kept where the watchdog finds it: a greeting that drips in is
+        # cut off like any other step.
         if s.security == "ssl":
-            connection = smtplib.SMTP_SSL(s.host, s.port, timeout=s.timeout, context=context)
+            self._connection = smtplib.SMTP_SSL(timeout=s.timeout, context=context)
         else:
-            connection = smtplib.SMTP(s.host, s.port, timeout=s.timeout)
+            self._connection = smtplib.SMTP(timeout=s.timeout)
+        connection = self._connection
+        connection._host = s.host  # what the constructor would set: TLS checks the name
+        code, reply = connection.connect(s.host, s.port)
+        if code != 220:
+            raise smtplib.SMTPConnectError(code, reply)
+        if s.security != "ssl":
             connection.ehlo()
             if s.security == "starttls" or (
                 s.security == "auto" and connection.has_extn("starttls")
@@ -78,12 +89,46 @@ class SmtpTransport:
                 connection.ehlo()
         if s.username:
             connection.login(s.username, s.password or "")
-        return connection
+
+    def _cut_off(self) -> None:
+        """The watchdog's: shut the socket of the attempt that outlived its deadline, which
+        wakes the read it is blocked in."""
+        sock = getattr(self._connection, "sock", None)
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
     def send(self, message: EmailMessage) -> None:
+        """Send one message; the whole attempt (connecting, greeting, TLS, login, the message)
+        takes at most the timeout. The socket's timeout bounds each read only, so a relay that
+        sent a byte every few seconds held the delivery job for as long as it liked."""
+        expired = threading.Event()
+
+        def cut_off() -> None:
+            expired.set()
+            self._cut_off()
+
+        watchdog = threading.Timer(self.settings.timeout, cut_off)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            self._send(message)
+        except DeliveryError:
+            if not expired.is_set():
+                raise
+            self.close()
+            raise TemporaryDeliveryError(
+                f"{self.describe()} took longer than {self.settings.timeout:g} s to take the "
+                "message: cut off, retrying later") from None
+        finally:
+            watchdog.cancel()
+
+    def _send(self, message: EmailMessage) -> None:
         try:
             if self._connection is None:
-                self._connection = self._connect()
+                self._connect()
             refused = self._connection.send_message(message)
         except smtplib.SMTPRecipientsRefused as error:
             self.close()
@@ -129,8 +174,13 @@ class EmlTransport:
 
 
 def _file_name(message: EmailMessage) -> str:
+    """A readable name (the key with what a file name cannot hold replaced) that is one file per
+    mail: keys differing only in those characters (``a+b@``, ``a_b@``) or only after the
+    readable part's end got one name, and one mail overwrote the other. The key's digest ends
+    the name; the same mail sent again (after a crash) overwrites its own file."""
     key = message.get("X-Iridescia-Key") or message["Message-ID"] or "message"
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("_")[:180] + ".eml"
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("_")[:120]
+    return f"{readable}_{hashlib.sha256(key.encode()).hexdigest()[:16]}.eml"
 
 
 def transport_for(settings: MailSettings):

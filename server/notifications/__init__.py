@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import and_, bindparam, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -56,7 +56,7 @@ class SeatRow:
 
 _TABLE_COLUMNS = (
     Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
-    User.choose_removals, User.email, User.email_preference,
+    User.choose_removals, User.email, User.email_preference, Seat.mail_stopped,
 )
 
 
@@ -64,7 +64,8 @@ def _seated(*columns):
     """A game's seated participants with their users' addresses (the Rhom has no user)."""
     return (
         select(*columns)
-        .join(User, Seat.user_id == User.id, isouter=True)
+        # A disabled account (by an operator) gets no mail: no address.
+        .join(User, and_(Seat.user_id == User.id, User.disabled_at.is_(None)), isouter=True)
         .where(Seat.seat.is_not(None))
     )
 
@@ -77,9 +78,10 @@ _TABLE = Prepared(
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
     """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
     seats = [SeatRow(*row[:6], bool(row[6])) for row in rows]
+    # A seat whose player replied `stop` gets no more mail about this game.
     users = {
-        user_id: Recipient(email, preference)
-        for _id, _seat, _kind, user_id, _missed, _absent, _choose, email, preference in rows
+        user_id: Recipient(email, "none" if stopped else preference)
+        for _id, _seat, _kind, user_id, _missed, _absent, _choose, email, preference, stopped in rows
         if user_id is not None and email is not None
     }
     return seats, users
@@ -233,7 +235,8 @@ def recipients(session, user_ids) -> dict[int, Recipient]:
     return {
         user_id: Recipient(email, preference)
         for user_id, email, preference in sql(session).execute(
-            select(User.id, User.email, User.email_preference).where(User.id.in_(set(user_ids)))
+            select(User.id, User.email, User.email_preference)
+            .where(User.id.in_(set(user_ids)), User.disabled_at.is_(None))
         )
     }
 

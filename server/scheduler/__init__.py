@@ -50,6 +50,11 @@ def _add_tick_job(scheduler, app, clock: Clock):
             coalesce=True,  # runs missed while busy collapse into one
             replace_existing=True,
         )
+    if app.config.get("IMAP_URL"):  # replies read from a mailbox (server/inbound/imap.py)
+        from server.inbound.imap import poller
+
+        scheduler.add_job(poller(app), "interval", seconds=interval_seconds(app), id="imap",
+                          max_instances=1, coalesce=True, replace_existing=True)
     return ticker
 
 

@@ -77,6 +77,7 @@ def outbox(status: str, retry_ids: tuple[int, ...], retry_all: bool) -> None:
     from server.db import app_engine, session_scope
     from server.mail.outbox import list_messages, retry_parked
     from server.models import utcnow
+    from server.plain_text import printable  # addresses, subjects, errors: people wrote them
 
     app = _app()
     with app.app_context(), session_scope(app_engine(app)) as session:
@@ -85,7 +86,7 @@ def outbox(status: str, retry_ids: tuple[int, ...], retry_all: bool) -> None:
             found = {row.id for row in rows}
             missing = [i for i in retry_ids if i not in found]
             for row in rows:
-                click.echo(f"queued again: {row.id} {row.kind} to {row.to_email}")
+                click.echo(f"queued again: {row.id} {row.kind} to {printable(row.to_email)}")
             if missing:
                 raise click.ClickException(
                     f"no parked message with id {', '.join(map(str, missing))}: "
@@ -101,10 +102,10 @@ def outbox(status: str, retry_ids: tuple[int, ...], retry_all: bool) -> None:
             subject = row.subject or f"(not rendered yet: game {row.game_id} at version {row.version})"
             click.echo(
                 f"{row.id}\t{row.status}\t{row.attempts} attempt(s)\t{row.created_at:%Y-%m-%d %H:%M}"
-                f"\t{row.kind}\t{row.to_email}\t{subject}"
+                f"\t{row.kind}\t{printable(row.to_email)}\t{printable(subject)}"
             )
             if row.last_error and row.status != "sent":
-                click.echo(f"\tlast error: {row.last_error}")
+                click.echo(f"\tlast error: {printable(row.last_error)}")
 
 
 def register(group: click.Group) -> None:

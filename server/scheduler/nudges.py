@@ -91,16 +91,17 @@ def _seats_to_act(session, games: list[Game]) -> dict[str, tuple[Participant, Re
         return {}
     rows = session.exec(
         select(Seat.game_id, Seat.seat, Seat.kind, Seat.user_id, Seat.absent, User.email,
-               User.email_preference)
+               User.email_preference, Seat.mail_stopped)
         .join(User, Seat.user_id == User.id, isouter=True)
         .where(Seat.game_id.in_(current))
     ).all()
     return {
         game_id: (
             Participant(seat, kind, user_id, absent),
-            None if email is None else Recipient(email, preference),
+            # A seat whose player replied `stop` gets no reminders either.
+            None if email is None else Recipient(email, "none" if stopped else preference),
         )
-        for game_id, seat, kind, user_id, absent, email, preference in rows
+        for game_id, seat, kind, user_id, absent, email, preference, stopped in rows
         if seat is not None and current[game_id] == seat
     }
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.plain_text import PlainEmail, PlainString
+
 EMAIL_PREFERENCES = ("every_turn", "reminders", "none")
 
 
 class UserCreateSchema(ma.Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=80),
+    name = PlainString(required=True, validate=validate.Length(min=1, max=80),
                          metadata={"example": "Ada"})
-    email = fields.Email(required=True, validate=validate.Length(max=254),
-                         metadata={"example": "ada@example.org"})
+    email = PlainEmail(required=True, validate=validate.Length(max=254),
+                       metadata={"example": "ada@example.org"})
 
     @ma.post_load
     def _strip(self, data: dict, **_kwargs) -> dict:

@@ -49,6 +49,8 @@ class ServerProcess:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("IRIDESCIA_")}
         self.env.update({"IRIDESCIA_DATABASE_URL": database_url, "IRIDESCIA_RATE_LIMIT": "0",
                          "IRIDESCIA_OUTBOX_DIR": str(workdir / "outbox"),
+                         # serve's SMTP receiver off: 2525 may be another server's
+                         "IRIDESCIA_INBOUND_SMTP": "off",
                          **(settings or {})})
         self.args = [server_command(), *args]
         if port:

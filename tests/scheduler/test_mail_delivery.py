@@ -1,5 +1,6 @@
 """Delivering the outbox over a real SMTP server (aiosmtpd) and to .eml files."""
 
+import hashlib
 import logging
 import random
 
@@ -131,7 +132,10 @@ def test_without_smtp_mail_is_written_as_eml_files(db_engine, clock, tmp_path, c
 
     assert len(report.sent) == 2
     files = sorted(outbox_dir.glob("*.eml"))
-    assert [f.name for f in files] == ["test_0_ada_example.org.eml", "test_1_ada_example.org.eml"]
+    digests = [hashlib.sha256(f"test/{n}/ada@example.org".encode()).hexdigest()[:16]
+               for n in (0, 1)]
+    assert [f.name for f in files] == [f"test_{n}_ada_example.org_{digests[n]}.eml"
+                                       for n in (0, 1)]
     assert "Subject: Your turn 0" in files[0].read_text()
     assert "IRIDESCIA_SMTP_URL is not set" in caplog.text
     assert str(outbox_dir) in caplog.text
@@ -149,10 +153,10 @@ def test_a_batch_of_mail_is_sent_in_order_and_a_message_that_cannot_be_built_is_
     settings = _settings(port)
     real = outbox.build_message
 
-    def build(row, settings, thread_root=None):
+    def build(row, settings, thread_root=None, headers=None):
         if row.subject == "Your turn 7":
             raise ValueError("cannot build this one")
-        return real(row, settings, thread_root)
+        return real(row, settings, thread_root, headers)
 
     with mock.patch.object(outbox, "build_message", build):
         report = flush_outbox(db_engine, SmtpTransport(settings.smtp), settings, clock(), limit=44)

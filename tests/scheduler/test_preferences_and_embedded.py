@@ -1,6 +1,7 @@
 """Email preferences decide what is queued; `start_embedded` ticks and sends mail inside the web
 process."""
 
+import hashlib
 import time
 from datetime import timedelta
 
@@ -56,7 +57,9 @@ def test_embedded_scheduler_ticks_and_sends_mail_in_the_background(app, clock, t
                 break
             time.sleep(0.05)
         assert [tick.last_tick_at for tick in ticks] == [clock()]
-        assert [f.name for f in (tmp_path / "outbox").glob("*.eml")] == ["hello.eml"]
+        # The name ends with the key's digest: one file per mail (issue 16, finding 11).
+        digest = hashlib.sha256(b"hello").hexdigest()[:16]
+        assert [f.name for f in (tmp_path / "outbox").glob("*.eml")] == [f"hello_{digest}.eml"]
         assert sorted(job.id for job in scheduler.get_jobs()) == ["mail", "tick"]
         for job in scheduler.get_jobs():
             assert job.trigger.interval == timedelta(seconds=0.05)

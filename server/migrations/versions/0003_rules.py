@@ -1,7 +1,7 @@
 """users: choose_removals, the player's wish to choose their own removal turns
 
 Revision ID: 0003_rules
-Revises: 0003_harden_b
+Revises: 0003_pbem_in
 Create Date: 2026-12-01 10:00:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0003_rules'
-down_revision = '0003_harden_b'
+down_revision = '0003_pbem_in'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,130 @@
+"""The answer to a player's mail: what was applied, the line refused and why, the lines not run,
+the board as they may see it and what they may type now; queued in the outbox like any mail,
+with its words written at once (its Reply-To, computed when it is sent, answers the new version).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import textwrap
+from datetime import datetime
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+import engine
+from server.games import service
+from server.inbound.letter import Letter
+from server.models import Game, Outbox
+from server.notifications.render import TEMPLATES
+
+_environment = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
+                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+HELP = """The words you can send, one per line (a # starts a comment):
+    reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
+    show      the board (every answer shows it anyway)
+    legal     what you may type now
+    help      this list
+    stop      no more email about this game
+    unsubscribe   no more email at all
+To the bare address (no +code): `new solo` starts a game against the Rhom; anything else
+lists your games with the address to reply to for each."""
+
+
+def _quoted(line) -> str:
+    return f'line {line.number}, "{line.text}"'
+
+
+def game_context(session, game: Game, seat: int, name: str) -> dict:
+    """The board (as `iridescia show --no-color` draws it), scores and what the player may type,
+    at the game's version: the renderers of the game's own emails (server.notifications)."""
+    from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
+
+    state = service.load_state(session, game)
+    if state is None:
+        return {"board": "", "score_lines": [], "legal": [],
+                "waiting": f"Game {game.id} has not started yet: you will get an email when it "
+                           "does."}
+    view = engine.view(state, seat)
+    names = seat_names(session, game, game.version)
+    over = engine.is_terminal(state)
+    legal = [] if over else typed_lines(state, seat)
+    waiting = ""
+    if over:
+        waiting = f"Game {game.id} is over."
+    elif not legal:
+        to_act = engine.current_player(state)
+        waiting = (f"It is {names.get(to_act, 'someone else')}'s turn now; you will get an email "
+                   "when it is yours.")
+    return {"board": board_for(view, game, game.version, names),
+            "score_lines": _score_lines(state, names) if over else [], "legal": legal,
+            "waiting": waiting, "view": view, "names": names}
+
+
+def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:  # noqa: ANN001
+    """The answer's HTML part: its text, the board as the player's view draws it (an inline
+    PNG, as in the game's own emails) and a sign-in link to the game's page; None before the
+    game has a board."""
+    from server.web.picture import html_with_board
+    from server.web.sessions import magic_link
+
+    if context.get("view") is None:
+        return None
+    link = magic_link(user.id, user.token_hash, f"/games/{game.id}")
+    return html_with_board(text, context["view"], context["names"], game.id, link)
+
+
+def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
+    """The applied commands' events told as the player may know them (engine/narrate.py)."""
+    from engine.narrate import narrate_lines
+    from server.notifications.context import seat_names
+
+    names = seat_names(session, game, game.version)
+    return narrate_lines([row["payload"] for row in rows], names, seat)
+
+
+def render_answer(**values) -> str:
+    context = {"intro": "", "skipped_before": [], "applied": [], "refused": "", "reason": "",
+               "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
+               "score_lines": [], "legal": [], "waiting": "", "name": ""}
+    context.update(values)
+    # Within 76 columns, like the game's emails (the intro may hold a list: keep its lines).
+    context["intro"] = "\n".join(
+        line if line.startswith(" ") else
+        textwrap.fill(line, 76, break_long_words=False, break_on_hyphens=False)
+        for line in context["intro"].splitlines())
+    return _environment.get_template("answer.txt").render(context)
+
+
+_REPLY_PREFIXES = re.compile(r"^(\s*(re|aw|sv|fw|fwd)\s*:\s*)+", re.I)
+
+
+def subject_for(letter: Letter, fallback: str) -> str:
+    """"Re: " and the subject replied to, without the prefixes a long exchange piles up."""
+    subject = _REPLY_PREFIXES.sub("", letter.subject).strip() or fallback
+    return f"Re: {subject}"
+
+
+def queue_answer(session, letter: Letter, to: str, subject: str, text: str, now: datetime,
+                 user_id: int | None = None, game_id: str | None = None,
+                 version: int | None = None, seat: int | None = None,
+                 html_body: str | None = None) -> None:
+    """Queue the answer once per incoming message (its dedupe key is the message's)."""
+    digest = hashlib.sha256(letter.message_key.encode()).hexdigest()[:40]
+    key = f"answer:{digest}"
+    if _queued(session, key):
+        return
+    session.add(Outbox(
+        dedupe_key=key, game_id=game_id, user_id=user_id, to_email=to, kind="mail_answer",
+        version=version, seat=seat,
+        extra={"in_reply_to": letter.message_id} if letter.message_id else None,
+        subject=subject[:200], text_body=text, html_body=html_body, status="pending",
+        next_attempt_at=now, created_at=now,
+    ))
+
+
+def _queued(session, key: str) -> bool:
+    from sqlmodel import select
+
+    return session.exec(select(Outbox.id).where(Outbox.dedupe_key == key)).first() is not None

@@ -1,0 +1,39 @@
+"""The answer to a registered player who writes to the bare address: their games, each with the
+address that plays it, and how to start a solo game."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from server.db import session_scope
+from server.games import lobby
+from server.inbound import addresses, answer
+from server.inbound.record import finish
+from server.models import User
+
+
+def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
+    from server.inbound.ingest import Outcome
+
+    base = addresses.ReplyBase.parse(app.config["REPLY_ADDRESS"])
+    secret = app.config["SECRET_KEY"]
+    with session_scope(db) as session:
+        user = session.get(User, user_id)
+        lines = []
+        for game in lobby.games_of(session, user):
+            if game.status == "finished":
+                continue
+            turn = ("your turn" if game.status == "active"
+                    and game.current_seat == game.my_seat_number else game.status)
+            reply_to = addresses.play_address(base, secret, user.id, user.token_hash, game.id,
+                                              game.version)
+            lines.append(f"  {game.id} ({turn}): write to {reply_to}")
+        intro = ("Your games, and the address to write to for each:\n" + "\n".join(lines)
+                 if lines else "You play in no game now.")
+        intro += ("\n\nTo start a game against the Rhom, send `new solo` to "
+                  f"{base.bare}.")
+        finish(session, record_id, "answered", f"listed {len(lines)} game(s)", user_id=user.id)
+        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "your games"),
+                            answer.render_answer(name=user.name, intro=intro), now,
+                            user_id=user.id)
+    return Outcome("answered", f"listed {len(lines)} game(s)", True)

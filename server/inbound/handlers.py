@@ -1,0 +1,237 @@
+"""What a mail to each kind of address does, once `ingest` has let it through: a play address
+runs its lines in the game, a join address seats the invited player, a preferences address
+unsubscribes, and the bare address lists the sender's games or starts a solo game."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from sqlmodel import select
+from werkzeug.exceptions import HTTPException
+
+from server.db import session_scope
+from server.games import lobby
+from server.inbound import addresses, answer
+from server.inbound.lines import read_lines, split_around_commands
+from server.inbound.play import run_lines
+from server.inbound.record import finish
+from server.models import Game, Invitation, Seat, User, utcnow
+
+log = logging.getLogger(__name__)
+
+
+def _outcome(status: str, detail: str, answered: bool = True):
+    from server.inbound.ingest import Outcome
+
+    return Outcome(status, detail, answered)
+
+
+def refuse(db, record_id: int, letter, user_id: int | None, reason: str, now: datetime,
+           status: str = "refused"):
+    """No action; an answer saying why, only to a registered sender (never to a forged one)."""
+    with session_scope(db) as session:
+        finish(session, record_id, status, reason, user_id=user_id)
+        user = session.get(User, user_id) if user_id is not None else None
+        if user is not None:
+            text = answer.render_answer(
+                name=user.name, intro=f"Your mail was not acted on: {reason}.")
+            answer.queue_answer(session, letter, user.email,
+                                answer.subject_for(letter, "your mail"), text, now,
+                                user_id=user.id)
+    return _outcome(status, reason, answered=user_id is not None)
+
+
+def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, now: datetime):
+    secret = app.config["SECRET_KEY"]
+    if token_text == "":
+        return _bare(app, db, record_id, letter, user_id, now)
+    try:
+        token = addresses.read(token_text)
+    except addresses.BadToken:
+        return refuse(db, record_id, letter, user_id, "the address you wrote to is not one this "
+                      "server gave out (was it changed?): reply to one of its emails", now)
+    if token.purpose == "join":
+        return _join(app, db, record_id, letter, token, token_text, user_id, now)
+    with session_scope(db) as session:
+        user = session.get(User, user_id)
+        owner = session.get(User, token.user_id)
+        signed = owner is not None and addresses.verify(secret, token_text, owner.token_hash)
+    if not signed:
+        return refuse(db, record_id, letter, user_id, "the address you wrote to is not valid: "
+                      "it was changed, or its owner's API token was rotated since; reply to "
+                      "the newest email instead", now)
+    if owner.id != user.id:
+        return refuse(db, record_id, letter, user_id, f"the address you wrote to belongs to "
+                      f"another player, not to {letter.sender}", now)
+    if token.purpose == "prefs":
+        return _unsubscribe(db, record_id, letter, user, now)
+    return _play(db, record_id, letter, user, token, now)
+
+
+def _seat_of(session, game_id: str, user_id: int) -> Seat | None:
+    return session.exec(
+        select(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id)
+    ).first()
+
+
+def _play(db, record_id, letter, user: User, token, now: datetime):
+    with session_scope(db) as session:
+        game = session.get(Game, token.game_id)
+        seat = _seat_of(session, token.game_id, user.id) if game else None
+    if game is None or seat is None:
+        return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
+                      now)
+    lines = read_lines(letter.lines, seat.seat)
+    before, to_run, after = split_around_commands(lines)
+    report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
+                       to_run, now)
+    with session_scope(db) as session:
+        game = session.get(Game, game.id)
+        context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
+            else {}
+        intro = _stopped_note(report.words) or ("" if to_run else "Your mail had no command in it.")
+        text = answer.render_answer(
+            name=user.name,
+            intro=intro,
+            skipped_before=[line.text for line in before],
+            applied=[line.text for line in report.applied],
+            refused=answer._quoted(report.refused) if report.refused else "",
+            reason=report.reason or "",
+            not_run=[line.text for line in report.not_run],
+            skipped_after=[line.text for line in after],
+            happened=answer.describe_events(session, game, report.events, seat.seat)
+            if report.events else [],
+            help=answer.HELP if "help" in report.words else "",
+            **context,
+        )
+        status = "stopped" if report.refused else "applied" if report.applied else "answered"
+        detail = (f"line {report.refused.number} {report.refused.text!r}: {report.reason}"
+                  if report.refused else f"{len(report.applied)} command(s) applied")
+        finish(session, record_id, status, detail, user_id=user.id, game_id=game.id,
+               applied=[line.text for line in report.applied])
+        answer.queue_answer(session, letter, user.email, answer.subject_for(
+            letter, f"Gems of Iridescia {game.id}"), text, now, user_id=user.id, game_id=game.id,
+            version=game.version, seat=seat.seat,
+            html_body=answer.html_with_picture(text, context, game, user))
+    return _outcome(status, detail)
+
+
+def _stopped_note(words: list[str]) -> str:
+    if "unsubscribe" in words:
+        return ("You are unsubscribed: this server sends you no more email, except answers to "
+                "the mail you send it.")
+    if "stop" in words:
+        return ("You will get no more email about this game. Reply to this email to play on; "
+                "an answer always comes.")
+    return ""
+
+
+def _unsubscribe(db, record_id, letter, user: User, now: datetime):
+    with session_scope(db) as session:
+        user = session.get(User, user.id)
+        user.email_preference = "none"
+        session.add(user)
+        finish(session, record_id, "answered", "unsubscribed", user_id=user.id)
+        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "unsubscribe"),
+                            answer.render_answer(name=user.name, intro=(
+                                "You are unsubscribed: this server sends you no more email, "
+                                "except answers to the mail you send it.")), now, user_id=user.id)
+    return _outcome("answered", "unsubscribed")
+
+
+def _join(app, db, record_id, letter, token, token_text: str, user_id, now: datetime):
+    with session_scope(db) as session:
+        invitation = session.get(Invitation, token.invitation_id)
+        valid = (invitation is not None and invitation.game_id == token.game_id
+                 and addresses.verify(app.config["SECRET_KEY"], token_text, invitation.email))
+        invited = invitation.email if valid else None
+    if not valid:
+        if user_id is None:
+            return _dropped(db, record_id, letter, "an invitation address that is not valid")
+        return refuse(db, record_id, letter, user_id, "the invitation address you wrote to is "
+                      "not valid: reply to the invitation email itself", now)
+    if letter.sender != invited:
+        if user_id is None:
+            return _dropped(db, record_id, letter, f"the invitation was for {invited}")
+        return refuse(db, record_id, letter, user_id, f"this invitation was sent to another "
+                      f"address, not to {letter.sender}", now)
+    with session_scope(db) as session:
+        user = session.get(User, user_id) if user_id is not None else None
+        if user is None:
+            user = _new_account(session, letter)
+        elif getattr(user, "verified_at", True) is None:
+            # The invitation's signed address was mailed to this address only: it is theirs.
+            user.verified_at = now
+            session.add(user)
+        game = session.get(Game, token.game_id)
+        try:
+            lobby.join(session, user, game.join_code, now)
+        except HTTPException as error:
+            reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+            session.rollback()
+            user_id = session.exec(select(User.id).where(User.email == letter.sender)).first()
+            return refuse(db, record_id, letter, user_id, reason, now)
+        finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
+               game_id=game.id)
+        text = answer.render_answer(name=user.name, intro=(
+            f"You have a seat in game {game.id}. When the game starts you will get an email "
+            "with the board; play by replying to it, one command per line."))
+        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"), text,
+                            now, user_id=user.id, game_id=game.id, version=game.version)
+    return _outcome("joined", f"seated in game {game.id}")
+
+
+def _new_account(session, letter) -> User:
+    """The invited address gets an account; its API token is random and shown to nobody (the
+    player plays by mail; `iridescia register` cannot take the address, the CLI's token reset
+    is a matter for the account pages)."""
+    from server.auth import hash_token, new_token
+
+    name = letter.sender_name or letter.sender.partition("@")[0]
+    user = User(name=name[:80], email=letter.sender, token_hash=hash_token(new_token()))
+    if hasattr(User, "verified_at"):  # replying to the invitation proves the address is theirs
+        user.verified_at = utcnow()
+    session.add(user)
+    session.flush()
+    return user
+
+
+def _dropped(db, record_id, letter, detail: str):
+    from server.inbound.ingest import _close
+
+    log.warning("mail from %s dropped: %s", letter.sender, detail)
+    return _close(db, record_id, _outcome("dropped", detail, answered=False))
+
+
+def _bare(app, db, record_id, letter, user_id: int, now: datetime):
+    """To the bare address: `new solo` starts a solo game; anything else lists the games."""
+    from server.inbound.lines import mail_word
+
+    words = {mail_word(line) for line in letter.lines if line.strip()}
+    if "new solo" in words:
+        return _new_solo(db, record_id, letter, user_id, now)
+    from server.inbound.games_list import list_games
+
+    return list_games(app, db, record_id, letter, user_id, now)
+
+
+def _new_solo(db, record_id, letter, user_id: int, now: datetime):
+    from server.games.schemas import GameCreateSchema
+
+    with session_scope(db) as session:
+        user = session.get(User, user_id)
+        game = lobby.create_game(session, user, GameCreateSchema().load({"seats": 1}), now)
+        lobby.start_game(session, game, now, f"user:{user.id}")
+        seat = _seat_of(session, game.id, user.id)
+        context = answer.game_context(session, game, seat.seat, user.name)
+        text = answer.render_answer(name=user.name, intro=(
+            f"Your solo game {game.id} against the Rhom has started. Play by replying to this "
+            "email, one command per line."), **context)
+        finish(session, record_id, "created", f"solo game {game.id}", user_id=user.id,
+               game_id=game.id)
+        answer.queue_answer(session, letter, user.email, f"Gems of Iridescia {game.id}: your "
+                            "solo game", text, now, user_id=user.id, game_id=game.id,
+                            version=game.version, seat=seat.seat,
+                            html_body=answer.html_with_picture(text, context, game, user))
+    return _outcome("created", f"solo game {game.id}")

@@ -1,0 +1,65 @@
+"""What a player wrote, line by line: a mail word (show, help, stop, ...), a game command in the
+engine's notation, or words that are neither (a greeting, a thank-you).
+
+Words that are neither are harmless before the first command and after the last (they are
+reported and skipped); between two commands they stop the message there, since running the
+commands after a mistyped one would play a turn the player did not mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import notation
+
+# The mail words beyond the game's commands (docs/mail.md).
+MAIL_WORDS = ("show", "legal", "help", "join", "new solo", "stop", "unsubscribe")
+
+
+@dataclass(frozen=True)
+class Line:
+    number: int  # 1-based, among the lines of the new text
+    text: str
+    kind: str  # word | command | invalid (a command word, wrongly used) | other
+    word: str | None = None  # the mail word, for kind "word"
+    error: str | None = None  # why the line is not a command (invalid, other)
+
+
+def mail_word(text: str) -> str | None:
+    words = " ".join(text.lower().strip(" .!").split())
+    return words if words in MAIL_WORDS else None
+
+
+def classify(text: str, number: int, seat: int | None) -> Line:
+    """The line's kind; `seat` (None: no game) is who would play a command."""
+    word = mail_word(text)
+    if word is not None:
+        return Line(number, text, "word", word=word)
+    try:
+        notation.parse(text, seat if seat is not None else 0)
+    except notation.NotationError as error:
+        first = text.split()[0].lower().replace("_", "-") if text.split() else ""
+        kind = "invalid" if first in notation.WORDS else "other"
+        return Line(number, text, kind, error=error.reason)
+    return Line(number, text, "command")
+
+
+def read_lines(texts: list[str], seat: int | None) -> list[Line]:
+    """The lines worth a look: not blank, not `#` comments (a `#` ends a line's text)."""
+    lines = []
+    for number, raw in enumerate(texts, start=1):
+        text = raw.split("#", 1)[0].strip()
+        if text:
+            lines.append(classify(text, number, seat))
+    return lines
+
+
+def split_around_commands(lines: list[Line]) -> tuple[list[Line], list[Line], list[Line]]:
+    """(skipped before, to run, skipped after): the words that are neither commands nor mail
+    words before the first command and after the last are skipped; those between stay, and
+    stop the run when reached."""
+    acting = [i for i, line in enumerate(lines) if line.kind != "other"]
+    if not acting:
+        return lines, [], []
+    first, last = acting[0], acting[-1]
+    return lines[:first], lines[first:last + 1], lines[last + 1:]

@@ -1,0 +1,69 @@
+"""Every incoming mail is recorded (inbound_messages): the first step of handling it claims its
+Message-ID, so a second delivery of the same mail does nothing; the last says what came of it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
+
+from server.db import session_scope
+from server.inbound.letter import Letter
+from server.models import InboundMessage
+
+# A mail still "received" this long after it came was being handled by a process that died:
+# handling it again is safe (each applied line is remembered by its idempotency key).
+ABANDONED_AFTER = timedelta(minutes=10)
+
+
+def claim(db, letter: Letter, way_in: str, now: datetime) -> int | None:
+    """The record's id when this mail is new (or abandoned mid-way), None for a duplicate."""
+    with session_scope(db) as session:
+        existing = session.exec(
+            select(InboundMessage).where(InboundMessage.message_key == letter.message_key)
+        ).first()
+        if existing is not None:
+            if existing.outcome == "received" and existing.received_at < now - ABANDONED_AFTER:
+                existing.received_at = now
+                session.add(existing)
+                return existing.id
+            return None
+        row = InboundMessage(
+            message_key=letter.message_key, sender=letter.sender[:254],
+            recipient=(letter.recipients[0] if letter.recipients else "")[:254],
+            subject=letter.subject[:200], way_in=way_in, outcome="received", detail="",
+            received_at=now,
+        )
+        session.add(row)
+        try:
+            session.flush()
+        except IntegrityError:  # the same mail, arriving by another way at the same moment
+            session.rollback()
+            return None
+        return row.id
+
+
+def finish(session, record_id: int, outcome: str, detail: str, user_id: int | None = None,
+           game_id: str | None = None, applied: list[str] | None = None) -> None:
+    row = session.get(InboundMessage, record_id)
+    row.outcome, row.detail = outcome, detail[:4000]
+    row.user_id, row.game_id, row.applied = user_id, game_id, applied or None
+    session.add(row)
+
+
+def recent_count(db, sender: str, since: datetime) -> int:
+    with session_scope(db) as session:
+        return session.exec(
+            select(func.count()).select_from(InboundMessage)
+            .where(InboundMessage.sender == sender, InboundMessage.received_at >= since)
+        ).one()
+
+
+def log_rows(db, limit: int, sender: str | None = None) -> list[InboundMessage]:
+    with session_scope(db) as session:
+        statement = select(InboundMessage).order_by(InboundMessage.id.desc()).limit(limit)
+        if sender:
+            statement = statement.where(InboundMessage.sender == sender.lower())
+        return list(reversed(session.exec(statement).all()))

@@ -1,0 +1,65 @@
+"""Text people type (names, email addresses) without control characters.
+
+A CR/LF in a name broke every mail whose subject quoted it (Python's header check refused the
+message and it was parked); ESC and BEL, even in an address's quoted local part, reached the To
+header and the operator's terminal raw (issue 16). The API refuses them (`PlainString`,
+`PlainEmail`: 422 naming the character); what still reaches a mail header from older rows is
+folded to spaces (`header_safe`), and the operator's commands print it escaped (`printable`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from engine.wording import CONTROL_CHARACTERS, printable
+
+__all__ = ["UNSAFE", "PlainEmail", "PlainString", "describe", "header_safe", "printable",
+           "refuse_control_characters"]
+
+UNSAFE = CONTROL_CHARACTERS  # the one class, shared with the engine's words and the client
+_UNSAFE_RUN = re.compile(UNSAFE.pattern + "+")
+_NAMES = {0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
+
+
+def describe(character: str) -> str:
+    """``U+001B ESC``: a character that has no printable form, by its code (and short name)."""
+    code = ord(character)
+    return f"U+{code:04X}" + (f" {_NAMES[code]}" if code in _NAMES else "")
+
+
+def refuse_control_characters(value: str) -> None:
+    """A marshmallow validator: the value holds no `UNSAFE` character."""
+    found = UNSAFE.search(value)
+    if found is not None:
+        raise ValidationError(
+            f"must not contain control characters ({describe(found.group())} at position "
+            f"{found.start() + 1}): type it again without them")
+
+
+class PlainString(fields.String):
+    """A string field that refuses control characters before any other check."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        text = super()._deserialize(value, attr, data, **kwargs)
+        refuse_control_characters(text)
+        return text
+
+
+class PlainEmail(fields.Email):
+    """An email field that refuses control characters first (the address syntax allows some in
+    a quoted local part), so the message says what to remove."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, str):
+            refuse_control_characters(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def header_safe(text: str) -> str:
+    """``text`` for a mail header: each run of unsafe characters (a CR/LF above all) folded to
+    one space, so a message is never refused for it."""
+    return _UNSAFE_RUN.sub(" ", text) if UNSAFE.search(text) else text
+
