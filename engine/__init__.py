@@ -2,6 +2,7 @@
 
 from .api import (
     RULES_VERSION,
+    canonical_command,
     current_player,
     is_terminal,
     legal_commands,
@@ -16,12 +17,14 @@ from .events import Event, event_from_dict, event_to_dict
 from .evolve import evolve, replay
 from .options import Options
 from .state import State, state_from_dict, state_to_dict
+from .versions import SUPPORTED_VERSIONS, Rules, UnsupportedRulesVersion, rules_for
 from .view import redact_event, view
 
 __all__ = [
-    "RULES_VERSION", "Command", "Event", "GameOver", "IllegalCommand", "InvalidCommand",
+    "RULES_VERSION", "SUPPORTED_VERSIONS", "Command", "Rules", "UnsupportedRulesVersion",
+    "canonical_command", "Event", "GameOver", "IllegalCommand", "InvalidCommand",
     "NotYourTurn", "Options", "RuleError", "State", "command_from_dict", "command_to_dict",
     "current_player", "decide", "event_from_dict", "event_to_dict", "evolve", "is_terminal",
     "legal_commands", "outcome", "pending_kind", "redact_event", "replay", "rng_for",
-    "state_from_dict", "state_to_dict", "view",
+    "rules_for", "state_from_dict", "state_to_dict", "view",
 ]

@@ -241,6 +241,10 @@ def _reference_book(acc: Acc, c: PlayItem, rng: random.Random) -> None:
         refill_relic_row(acc, slot)
     elif c.relic in s.relic_deck:
         acc.emit(ev.ItemPlayed(c.seat, c.item), ev.RelicReserved(c.seat, c.relic, "deck"))
+        if s.rules.relic_deck_search_hidden:  # what the search saw says nothing of what comes next
+            deck = list(acc.state.relic_deck)
+            rng.shuffle(deck)
+            acc.emit(ev.RelicDeckShuffled(tuple(deck)))
     else:
         raise IllegalCommand(f"the {RELICS[c.relic].name} is neither in the relic row nor in the relic deck")
 

@@ -7,7 +7,7 @@ from itertools import combinations, permutations, product
 
 from .acc import Acc
 from .actions import catapult_landings, resolve_roll
-from .board import neighbours, row_of
+from .board import board_order, neighbours, row_of
 from .commands import (
     Buy,
     ChooseGem,
@@ -35,7 +35,7 @@ from .rules import has_room, pending, reachable, relocation_targets, removable_h
 from .setup import RULES_VERSION
 from .state import State, Turn
 
-__all__ = ["RULES_VERSION", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
+__all__ = ["RULES_VERSION", "canonical_command", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
 
 
 def rng_for(seed: str, version: int) -> random.Random:
@@ -81,7 +81,7 @@ def outcome(state: State):
                 has_iridia_stone=p.iridia_stone,
             )
         )
-    return score_game(tallies, state.options)
+    return score_game(tallies, state.options, state.rules)
 
 
 _PROBE = random.Random(0)
@@ -119,11 +119,15 @@ def legal_commands(state: State | None, seat: int) -> list[Command]:
     if kind != "roll":
         return _actions(state, seat) + _roll_actions(state, seat)
     out = _keep_roll(state, seat) + _roll_actions(state, seat)
+    survives = state.rules.roll_survives_trade
+    if survives:
+        out += _trades(state, seat)  # on the roll as it is (R26)
     if t.roll.kind == "mine":
         acc = Acc(state)
         resolve_roll(acc, seat, None)
         if pending(acc.state) is None:
-            out += _actions(acc.state, seat)
+            resolved = _actions(acc.state, seat)
+            out += [c for c in resolved if not isinstance(c, (Buy, Sell))] if survives else resolved
     return out
 
 
@@ -183,9 +187,7 @@ def _actions(state: State, seat: int) -> list[Command]:
         if t.at_start:
             out += _start_items(state, seat)
         if t.phase == "reveal":
-            hexes = revealable(state, seat)
-            out += [Reveal(seat, (h,)) for h in hexes]
-            out += [Reveal(seat, pair) for pair in permutations(hexes, 2)]
+            out += _reveals(state, seat)
         moves = reachable(state, seat)
         out += [Move(seat, h) for h in moves]
         if not moves and (t.phase == "move" or not revealable(state, seat)):
@@ -203,6 +205,18 @@ def _actions(state: State, seat: int) -> list[Command]:
         return out
     if p.coins >= state.options.mining_cost:
         out += [Mine(seat, k) for k in range(p.stone_dice + 1)]
+    out += _trades(state, seat)
+    out += _on_tile_items(state, seat)
+    return out
+
+
+def _trades(state: State, seat: int) -> list[Command]:
+    """Selling and buying (step 3, once each a turn)."""
+    p = state.players[seat]
+    t = state.turn
+    if t.phase != "actions":
+        return []
+    out: list[Command] = []
     if not t.sold:
         out += [Sell(seat, g, n) for g in GEMS for n in range(1, p.hold[g] + 1)]
     if not t.bought:
@@ -213,8 +227,34 @@ def _actions(state: State, seat: int) -> list[Command]:
             and i not in p.items
             and not (i == "epic_elixir" and t.extra)
         ]
-    out += _on_tile_items(state, seat)
     return out
+
+
+def searchable_relics(state: State) -> tuple[str, ...]:
+    """What the Regal Reference Book may reserve: the row, then the deck by name (R25), so that
+    the list tells nothing of the deck's order (rules version 1 listed it in deck order)."""
+    deck = sorted(state.relic_deck) if state.rules.relic_deck_search_hidden else state.relic_deck
+    return state.relic_row + tuple(deck)
+
+
+def _reveals(state: State, seat: int) -> list[Command]:
+    """One hex or two. From rules version 2 a pair is one command in board order (R27); version 1
+    listed both orders, and recorded its events in the order given."""
+    hexes = revealable(state, seat)
+    pairs = (
+        combinations(sorted(hexes, key=board_order), 2)
+        if state.rules.reveal_in_board_order
+        else permutations(hexes, 2)
+    )
+    return [Reveal(seat, (h,)) for h in hexes] + [Reveal(seat, pair) for pair in pairs]
+
+
+def canonical_command(state: State | None, command: Command) -> Command:
+    """The one form of `command` that `legal_commands` lists (the server stores this form): a
+    two-hex reveal in board order from rules version 2. `decide` accepts every form."""
+    if isinstance(command, Reveal) and state is not None and state.rules.reveal_in_board_order:
+        return Reveal(command.seat, tuple(sorted(command.hexes, key=board_order)))
+    return command
 
 
 def _can_restore(p, relic: str) -> bool:
@@ -268,7 +308,7 @@ def _on_tile_items(state: State, seat: int) -> list[Command]:
         elif item == "axe_of_awesomeness":
             out += [PlayItem(seat, item, gem=g) for g in GEMS if p.hold[g] and state.supply[g]]
         elif item == "regal_reference_book":
-            out += [PlayItem(seat, item, relic=r) for r in state.relic_row + state.relic_deck]
+            out += [PlayItem(seat, item, relic=r) for r in searchable_relics(state)]
         elif item == "prosperous_pickaxe" and not t.pickaxe:
             out += [
                 PlayItem(seat, item, hex=h)
@@ -292,9 +332,7 @@ def _candidates(state: State, seat: int) -> list[Command]:
         return [DiscardObjective(seat, o) for o in p.objectives]
     out: list[Command] = [EndTurn(seat)]
     if t.phase in ("reveal", "move"):
-        hexes = revealable(state, seat)
-        out += [Reveal(seat, (h,)) for h in hexes]
-        out += [Reveal(seat, pair) for pair in permutations(hexes, 2)]
+        out += _reveals(state, seat)
         out += [Move(seat, h) for h in reachable(state, seat)]
         discards = list(dict.fromkeys(p.tiles)) or [None]
         out += [Relocate(seat, h, d) for h in relocation_targets(state, seat) for d in discards]
@@ -334,7 +372,7 @@ def _item_candidates(state: State, seat: int) -> list[Command]:
         elif item == "axe_of_awesomeness":
             out += [PlayItem(seat, item, gem=g) for g in GEMS]
         elif item == "regal_reference_book":
-            out += [PlayItem(seat, item, relic=r) for r in state.relic_row + state.relic_deck]
+            out += [PlayItem(seat, item, relic=r) for r in searchable_relics(state)]
         elif item == "prosperous_pickaxe" and p.position:
             out += [PlayItem(seat, item, hex=h) for h in neighbours(p.position)]
         elif item == "swapping_stones":

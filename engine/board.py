@@ -77,6 +77,11 @@ def row_of(name: str) -> int:
     return int(name[0])
 
 
+def board_order(name: str) -> tuple[int, int]:
+    """Sort key of hexes: by row from the bottom, then from the left (R27)."""
+    return parse_hex(name)
+
+
 def region_of_row(row: int) -> str:
     for region, rows in REGION_ROWS.items():
         if row in rows:

@@ -21,6 +21,7 @@ class Command:
 class StartGame(Command):
     options: Options
     player_ids: tuple[str, ...]
+    rules_version: str | None = None  # None: the engine's current RULES_VERSION
     type = "start_game"
 
 
@@ -270,7 +271,7 @@ def command_from_dict(d: object) -> Command:
     if kind not in COMMAND_TYPES:
         raise InvalidCommand(f"unknown command type {kind!r}; known: {', '.join(COMMAND_TYPES)}")
     if kind == "start_game":
-        extra = set(d) - {"type", "seat", "options", "player_ids"}
+        extra = set(d) - {"type", "seat", "options", "player_ids", "rules_version"}
         if extra:
             raise InvalidCommand(f"start_game does not take {sorted(extra)}")
         if d.get("seat") is not None:
@@ -278,7 +279,10 @@ def command_from_dict(d: object) -> Command:
         ids = d.get("player_ids")
         if not isinstance(ids, list) or not all(isinstance(i, str) and i for i in ids):
             raise InvalidCommand(f"player_ids must be a list of non-empty strings, got {ids!r}")
-        return StartGame(None, Options.from_dict(d.get("options", {})), tuple(ids))
+        version = d.get("rules_version")
+        if version is not None and not isinstance(version, str):
+            raise InvalidCommand(f"rules_version must be a string such as \"2\", got {version!r}")
+        return StartGame(None, Options.from_dict(d.get("options", {})), tuple(ids), version)
     seat = _seat(d.get("seat"), "seat")
     if kind == "play_item":
         item = _item(d.get("item"), "item")
@@ -316,6 +320,8 @@ def command_to_dict(c: Command) -> dict:
     if isinstance(c, StartGame):
         out["options"] = c.options.to_dict()
         out["player_ids"] = list(c.player_ids)
+        if c.rules_version is not None:
+            out["rules_version"] = c.rules_version
         return out
     if isinstance(c, PlayItem):
         out["item"] = c.item

@@ -54,8 +54,10 @@ _PENDING_HANDLERS = {
     "give_gem": (GiveGem, turn.give_gem),
     "discard_objective": (DiscardObjective, turn.discard_objective),
 }
-# Commands that act on a pending roll without resolving it (RULINGS §4, "Pending dice").
+# Commands that act on a pending roll without resolving it (RULINGS §4, "Pending dice"); from
+# rules version 2 buying and selling leave it pending too (R26).
 _ON_ROLL = (ModifyDie, Reroll, RollMarket)
+_TRADES = (Buy, Sell)
 
 
 def decide(state: State | None, command: Command, rng: random.Random) -> list[Event]:
@@ -99,7 +101,10 @@ def decide(state: State | None, command: Command, rng: random.Random) -> list[Ev
     if isinstance(command, KeepRoll):
         actions.keep_roll(acc, command, rng)
         return acc.events
-    if kind == "roll" and not isinstance(command, _ON_ROLL):
+    leaves_roll = isinstance(command, _ON_ROLL) or (
+        isinstance(command, _TRADES) and state.rules.roll_survives_trade
+    )
+    if kind == "roll" and not leaves_roll:
         if t.roll.kind != "mine":
             raise IllegalCommand("first take your Wishing Well gem (keep_roll with a gem)")
         actions.resolve_roll(acc, command.seat, None)

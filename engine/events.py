@@ -291,6 +291,14 @@ class RelicRestored(Event):
 
 
 @dataclass(frozen=True)
+class RelicDeckShuffled(Event):
+    """After a Regal Reference Book search of the deck (R25); the order is hidden from all."""
+
+    deck: tuple[str, ...]
+    type = "relic_deck_shuffled"
+
+
+@dataclass(frozen=True)
 class RelicDrawn(Event):
     slot: int
     relic: str
@@ -380,6 +388,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         StoneDieTaken, StoneDiceActivated, ObjectiveDiscarded, DiceRolled, DieModified,
         DiceRerolled, MarketDiceRolled, RollKept, GemsSold, ItemBought, ItemClaimed, ItemDrawn,
         ItemDeckReshuffled, MarketRefreshed, ItemPlayed, RelicReserved, RelicRestored, RelicDrawn,
+        RelicDeckShuffled,
         TileCollected, MarketAdjusted, StoneDiceReturned, IridiaStoneTaken, RoyaltyTokenTaken,
         TileRemoved, RhomCardDrawn, RhomDeckReshuffled, RhomDieRolled, BarricadePlaced, GameEnded,
     )

@@ -8,6 +8,7 @@ from . import events as ev
 from .data import RELICS, STONE_DICE, TILES
 from .options import Options
 from .state import Player, Roll, State, Turn
+from .versions import rules_for
 
 
 def evolve(state: State | None, event: ev.Event) -> State:
@@ -39,6 +40,7 @@ def replay(events, state: State | None = None) -> State:
 
 @_apply.register
 def _(e: ev.GameStarted, state: None) -> State:
+    rules_for(e.rules_version)  # a log of a version this engine cannot play stops here
     options = Options.from_dict(dict(e.options))
     players = []
     for seat, pid in enumerate(e.seats):
@@ -304,7 +306,8 @@ def _(e: ev.ItemBought, state: State) -> State:
 def _(e: ev.ItemClaimed, state: State) -> State:
     s = state.copy()
     _take_from_market(s, e.slot)
-    s.item_discard = s.item_discard + (e.item,)
+    if not s.rules.rhom_keeps_merchant_card:  # rules version 1 discarded it (R23)
+        s.item_discard = s.item_discard + (e.item,)
     return s
 
 
@@ -377,8 +380,17 @@ def _(e: ev.RelicRestored, state: State) -> State:
         p.reserved_relics = tuple(r for r in p.reserved_relics if r != e.relic)
     else:
         s.relic_row = tuple(r for r in s.relic_row if r != e.relic)
-    if s.turn is not None and s.turn.kind == "turn":
+    # The restorer's own turn moves on to restoring; the Rhom restoring gems given to it in
+    # someone else's turn (R24) leaves that turn alone.
+    if s.turn is not None and s.turn.kind == "turn" and s.turn.seat == e.seat:
         s.edit_turn().phase = "restore"
+    return s
+
+
+@_apply.register
+def _(e: ev.RelicDeckShuffled, state: State) -> State:
+    s = state.copy()
+    s.relic_deck = tuple(e.deck)
     return s
 
 

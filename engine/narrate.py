@@ -291,6 +291,9 @@ class _Narrator:
         icon = f" ({card.icon})" if card else ""
         self.then(f"the Rhom drew card {e['card']}{icon}")
 
+    def on_relic_deck_shuffled(self, e):
+        self.then("the relic deck was shuffled")  # its order stays hidden (R25)
+
     def on_rhom_deck_reshuffled(self, e):
         self.then("the Rhom's cards were shuffled")
 

@@ -6,8 +6,9 @@
   valuable relic, moves toward the gems the relic row needs, buys useful items).
 - `cautious_policy`: the server's stand-in for an absent player: never spends coins or items;
   reveals, moves, answers pending decisions, restores what it can, ends the turn.
-- `automatic_command`: the Rhom's turn, and the server's default removal turn (it removes the tile
-  that hurts the players still exploring the least, see `default_removal`).
+- `automatic_command`: the Rhom's turn, and the server's default removal turn: a tile the rearmost
+  explorer still exploring could move onto next (engine/removal.py); games of rules version 1
+  keep the tile that hurts the players still exploring the least (see `default_removal`).
 
 Each policy is a pair: `*_choice(view, commands, rng)` decides from what one seat may see (its
 `view` and its legal commands), so a client can run it on what the server shows it; `*_policy(state,
@@ -528,12 +529,18 @@ def choose(name, view, commands, rng):
 
 
 def default_removal(view, commands):
-    """The server's removal for a finished player who does not choose: the tile that hurts least.
+    """The server's removal for a finished player who does not choose, by the game's rules
+    version: from version 2 a tile the rearmost explorer could move onto next (R28,
+    engine/removal.py); version 1 (below) the tile that hurts least.
 
-    Preference: a tile behind every explorer still exploring (nobody can reach it any more), then
+    Version 1's preference: a tile behind every explorer still exploring (nobody can reach it any more), then
     the tile farthest from them; ties go to the lowest row, then the leftmost hex. Deterministic,
     so a removal played by the scheduler is the same whenever it runs.
     """
+    if engine.rules_for(view.get("rules_version")).removal_near_rearmost:
+        from engine.removal import rearmost_removal
+
+        return rearmost_removal(view, commands)
     rows = {h["hex"]: row["row"] for row in view["board"] for h in row["hexes"]}
     explorers = [p.get("position") for p in view["players"] if not p.get("finished")]
     places = [_coordinates(p, rows) if p else (0, None) for p in explorers]

@@ -188,7 +188,8 @@ def _barricade(acc: Acc, rng: random.Random) -> None:
             return
 
 
-def _restore(acc: Acc) -> None:
+def restore_all(acc: Acc) -> None:
+    """Restore every relic of the row the Rhom can, highest value first (RULINGS §8)."""
     while True:
         s = acc.state
         hold = s.players[RHOM].hold
@@ -246,7 +247,7 @@ def rhom_turn(acc: Acc, rng: random.Random) -> None:
         _merchant(acc, rng)
     elif icon == "barricade":
         _barricade(acc, rng)
-    _restore(acc)
+    restore_all(acc)
     s = acc.state
     tile = tile_at(s, target)
     acc.emit(ev.TileCollected(RHOM, target, tile.id))

@@ -20,6 +20,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 from .data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, TILES, Objective
+from .versions import Rules, rules_for
 
 CATEGORIES = ("jewelry", "tech", "lore")
 IRIDIA = "iridia"
@@ -198,17 +199,19 @@ class _Pile:
             coins=tally.coins,
         )
 
-    def rival_count(self, goal: Objective) -> int:
-        """What this participant counts against someone else's "most" objective: every wild of
-        theirs counted as the type in question (docs/rulings.md, "Scoring")."""
+    def rival_count(self, goal: Objective, rules: Rules) -> int:
+        """What this participant counts against someone else's "most" objective (docs/rulings.md,
+        "Scoring"): only their plain cards of the type in question, since a wild is wild for its
+        owner only (RULINGS §6, R22). Rules version 1 counted every wild of theirs as that type."""
+        wild_tiles, wild_relics = (0, 0) if rules.wilds_for_owner_only else (self.wild_tiles, len(self.iridia))
         if goal.kind == MOST_COINS:
             return self.coins
         if goal.kind == MOST_TILES:
-            return self.tiles[goal.param] + self.wild_tiles
+            return self.tiles[goal.param] + wild_tiles
         if goal.kind == MOST_LEAD_GEM:
-            return self.lead_gems[goal.param] + len(self.iridia)
+            return self.lead_gems[goal.param] + wild_relics
         if goal.kind == MOST_CATEGORY:
-            return self.categories[goal.param] + len(self.iridia)
+            return self.categories[goal.param] + wild_relics
         raise AssertionError(goal.kind)
 
 
@@ -362,7 +365,8 @@ class _Choice:
         return relic_sets_for(self.relics.counts)[0]
 
 
-def _best_choice(pile: _Pile, goals: Sequence[Objective], rivals: Sequence[_Pile]) -> _Choice:
+def _best_choice(pile: _Pile, goals: Sequence[Objective], rivals: Sequence[_Pile],
+                 rules: Rules) -> _Choice:
     """The wild split and the objective (when two are held, only one scores) worth the most."""
     best: _Choice | None = None
     # An objective about neither tiles nor categories leaves that part's best split alone.
@@ -370,7 +374,7 @@ def _best_choice(pile: _Pile, goals: Sequence[Objective], rivals: Sequence[_Pile
     for goal in goals or (None,):
         rival = 0
         if goal is not None and goal.kind in _MOST_GOALS:
-            rival = max((other.rival_count(goal) for other in rivals), default=0)
+            rival = max((other.rival_count(goal, rules) for other in rivals), default=0)
         if goal is not None and goal.kind in _TILE_GOALS:
             tiles = _best_tiles(pile, goal, rival)
         else:
@@ -536,9 +540,10 @@ def _leftover_rule(options: Any) -> str:
     return rule
 
 
-def score_game(tallies: Iterable[PlayerTally], options: Any) -> Outcome:
+def score_game(tallies: Iterable[PlayerTally], options: Any, rules: Rules | None = None) -> Outcome:
     """Final scores for every participant. `options` is the game's Options (only
-    `leftover_gems` matters here)."""
+    `leftover_gems` matters here); `rules` the game's rules version (default: the current one)."""
+    rules = rules or rules_for(None)
     tallies = sorted(tallies, key=lambda t: t.seat)
     if not tallies:
         raise ScoringError("cannot score a game without participants")
@@ -551,7 +556,7 @@ def score_game(tallies: Iterable[PlayerTally], options: Any) -> Outcome:
     scored = []
     for index, (tally, pile) in enumerate(zip(tallies, piles, strict=True)):
         rivals = piles[:index] + piles[index + 1:]
-        choice = _best_choice(pile, [_objective(o) for o in tally.objectives], rivals)
+        choice = _best_choice(pile, [_objective(o) for o in tally.objectives], rivals, rules)
         gems = leftover_gem_points(tally.hold, rule)
         parts = {
             "in_game": tally.in_game,

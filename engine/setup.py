@@ -23,8 +23,9 @@ from .data import (
 )
 from .errors import InvalidCommand
 from .market import deal_market
+from .versions import RULES_VERSION, rules_for
 
-RULES_VERSION = "1"
+__all__ = ["RULES_VERSION", "start_game"]
 
 
 def start_game(command: StartGame, rng: random.Random) -> list[ev.Event]:
@@ -34,6 +35,7 @@ def start_game(command: StartGame, rng: random.Random) -> list[ev.Event]:
         raise InvalidCommand(f"{options.players} player(s) need {options.players} player_ids, got {len(ids)}: {ids}")
     if len(set(ids)) != len(ids) or "rhom" in ids:
         raise InvalidCommand(f"player_ids must be distinct and not 'rhom', got {ids}")
+    rules = rules_for(command.rules_version)
     participants = options.participants
     small = participants <= 2
 
@@ -85,7 +87,7 @@ def start_game(command: StartGame, rng: random.Random) -> list[ev.Event]:
 
     return [
         ev.GameStarted(
-            rules_version=RULES_VERSION,
+            rules_version=rules.version,
             options=options.to_dict(),
             seats=tuple(seats),
             layout=layout,

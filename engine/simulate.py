@@ -77,15 +77,16 @@ def make_options(players: int, rhom: bool = False, **variants) -> engine.Options
     )
 
 
-def start_command(options, player_ids: list[str]):
-    return engine.command_from_dict(
-        {
-            "type": "start_game",
-            "seat": None,
-            "options": options.to_dict(),
-            "player_ids": list(player_ids),
-        }
-    )
+def start_command(options, player_ids: list[str], rules_version: str | None = None):
+    command = {
+        "type": "start_game",
+        "seat": None,
+        "options": options.to_dict(),
+        "player_ids": list(player_ids),
+    }
+    if rules_version is not None:
+        command["rules_version"] = rules_version
+    return engine.command_from_dict(command)
 
 
 def steps(
@@ -94,18 +95,20 @@ def steps(
     policy: Callable | dict[int, Callable] = policies.random_policy,
     max_commands: int = MAX_COMMANDS,
     on_event: Callable[[object, object, object], None] | None = None,
+    rules_version: str | None = None,
 ) -> Iterator[tuple[Step, object]]:
     """Play one game, yielding each applied step with the state after it.
 
     `policy` is one policy for every human seat, or a mapping seat -> policy. The policies draw from
     their own generator (derived from the seed), never from the one `decide` uses. `on_event(before,
     event, after)` is called for every event as it is folded in (the tests check invariants there).
+    `rules_version`: the game's rules version (default: the current one).
     """
     player_ids = [f"p{i + 1}" for i in range(options.players)]
     policy_rng = random.Random(f"{seed}/policy")
     state = None
     version = 0
-    command = start_command(options, player_ids)
+    command = start_command(options, player_ids, rules_version)
     for _ in range(max_commands):
         events = engine.decide(state, command, engine.rng_for(seed, version))
         for event in events:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 
 from .data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
 from .options import Options
+from .versions import Rules, rules_for
 
 
 def empty_hold() -> dict[str, int]:
@@ -123,6 +124,11 @@ class State:
         assert self.turn is not None
         self.turn = _shallow(self.turn)
         return self.turn
+
+    @property
+    def rules(self) -> Rules:
+        """The behaviour switches of the rules version this game was created under."""
+        return rules_for(self.rules_version)
 
     @property
     def rhom_seat(self) -> int | None:

@@ -6,7 +6,7 @@ import random
 
 from . import events as ev
 from .acc import Acc
-from .board import row_of
+from .board import board_order, row_of
 from .commands import (
     ChooseGem,
     DiscardObjective,
@@ -50,7 +50,8 @@ def reveal(acc: Acc, c: Reveal, rng: random.Random) -> None:
     for h in c.hexes:
         if h not in allowed:
             raise IllegalCommand(f"hex {h} cannot be revealed: {_reveal_reason(s, c.seat, h)}")
-    acc.emit(ev.TilesRevealed(c.seat, c.hexes, tuple(s.board[h] for h in c.hexes)))
+    hexes = tuple(sorted(c.hexes, key=board_order)) if s.rules.reveal_in_board_order else c.hexes
+    acc.emit(ev.TilesRevealed(c.seat, hexes, tuple(s.board[h] for h in hexes)))
 
 
 def _reveal_reason(s: State, seat: int, h: str) -> str:
@@ -147,6 +148,11 @@ def give_gem(acc: Acc, c: GiveGem, rng: random.Random) -> None:
     elif c.to not in others:
         raise IllegalCommand(f"seat {c.to} has no room for another gem")
     acc.emit(ev.GemGiven(c.seat, c.gem, c.to))
+    to = acc.state.players[c.to] if c.to is not None else None
+    if to is not None and to.kind == "rhom" and s.rules.rhom_restores_when_given:
+        from .rhom import restore_all  # rhom.py builds on this module
+
+        restore_all(acc)  # at once, before the giver goes on (RULINGS §8, R24)
 
 
 def discard_objective(acc: Acc, c: DiscardObjective, rng: random.Random) -> None:

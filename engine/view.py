@@ -155,7 +155,8 @@ def redact_event(event: dict, seat: int | None) -> dict:
         out["objectives"] = [
             list(objs) if s == seat else [None] * len(objs) for s, objs in enumerate(event["objectives"])
         ]
-    elif kind in ("item_deck_reshuffled", "market_refreshed", "rhom_deck_reshuffled"):
+    elif kind in ("item_deck_reshuffled", "market_refreshed", "rhom_deck_reshuffled",
+                  "relic_deck_shuffled"):
         out["deck"] = len(event["deck"])
     elif kind == "objective_discarded" and event.get("seat") != seat:
         out["objective"] = None

@@ -57,6 +57,10 @@ class User(SQLModel, table=True):
     email: str = Field(max_length=254, unique=True)
     token_hash: str = Field(max_length=64, unique=True)
     email_preference: str = Field(default="every_turn", max_length=20)
+    # A finished player who chooses their own removal tiles: the server waits for their turn
+    # deadline instead of the game's removal grace (RULINGS §5).
+    choose_removals: bool = Field(
+        default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
     created_at: datetime = _time(nullable=False)
     # When the owner of the address proved it (a signed link, or a mail from it); until then it
     # is sent only the mails that prove it (server/mail/consent.py).

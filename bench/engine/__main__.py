@@ -79,7 +79,9 @@ def baselines(events: list, seconds: float) -> dict[str, int]:
 
 
 def recorded_games() -> dict[str, dict]:
-    return {path.stem: json.loads(path.read_text()) for path in sorted(RECORDED.glob("*.json"))}
+    # The games of the current rules version (one folder per version, see record_games.py).
+    folder = RECORDED / f"v{engine.RULES_VERSION}"
+    return {path.stem: json.loads(path.read_text()) for path in sorted(folder.glob("*.json"))}
 
 
 def replay_figures(seconds: float) -> list[dict]:

@@ -116,20 +116,30 @@ def whoami(app: App, as_json: bool) -> None:
     type=click.Choice(EMAIL_PREFERENCES),
     help="every_turn: a mail each turn; reminders: only reminders; none: no mail.",
 )
+@click.option(
+    "--removals",
+    type=click.Choice(("automatic", "choose")),
+    help="Once you have finished: automatic (the server removes a tile after the game's "
+         "removal grace) or choose (you choose; the server decides at your turn deadline).",
+)
 @json_option
 @pass_app
-@example("iridescia prefs --email reminders")
-def prefs(app: App, email_pref: str | None, as_json: bool) -> None:
-    """Show or change your email preferences."""
+@example("iridescia prefs --email reminders --removals choose")
+def prefs(app: App, email_pref: str | None, removals: str | None, as_json: bool) -> None:
+    """Show or change your preferences: email, and who chooses your removal turns."""
     api = app.api()
-    if email_pref:
-        user = api.patch("/users/me/preferences", {"email": email_pref})
+    changes = {k: v for k, v in (("email", email_pref), ("removals", removals)) if v}
+    if changes:
+        user = api.patch("/users/me/preferences", changes)
     else:
         user = api.get("/users/me")
     if as_json:
         emit_json(user.get("preferences") or {})
         return
-    click.echo(f"email: {(user.get('preferences') or {}).get('email', '?')}")
+    preferences = user.get("preferences") or {}
+    click.echo(f"email: {preferences.get('email', '?')}")
+    if "removals" in preferences:
+        click.echo(f"removals: {preferences['removals']}")
 
 
 @click.command(name="rotate-token")

@@ -232,6 +232,14 @@ def verify_export(export: dict) -> list[str]:
     if digest != published:
         raise Divergence(f"sha256(seed) is {digest}, but the published hash is {published}")
     stored_events = [engine_event(e) for e in export.get("events") or []]
+    # The game is re-decided under the rules version it was played under (the export's; a log
+    # without one names it in its first event), never under this engine's current one.
+    rules_version = export.get("rules_version") or next(
+        (e.get("rules_version") for e in stored_events[:1] if e.get("type") == "game_started"), None)
+    try:
+        engine.rules_for(rules_version or "1")
+    except engine.RuleError as exc:
+        raise Divergence(f"the log's rules version cannot be re-decided here: {exc}") from None
     state, applied = None, 0
     commands = sorted(export.get("commands") or [], key=lambda c: c["version"])
     for record in commands:
@@ -241,7 +249,10 @@ def verify_export(export: dict) -> list[str]:
                 f"the command at version {version} follows {applied} events: the log has a gap"
             )
         try:
-            command = engine.command_from_dict(record["command"])
+            command_dict = dict(record["command"])
+            if command_dict.get("type") == "start_game" and rules_version:
+                command_dict.setdefault("rules_version", rules_version)
+            command = engine.command_from_dict(command_dict)
             produced = engine.decide(state, command, engine.rng_for(seed, version))
         except engine.RuleError as exc:
             raise Divergence(
@@ -271,6 +282,7 @@ def verify_export(export: dict) -> list[str]:
         )
     lines = [
         f"seed: sha256 matches the published hash {published}",
+        f"rules version: {rules_version or '1'}, the game's",
         f"commands: {len(commands)} re-decided into {applied} events, identical to the log",
     ]
     if export.get("outcome") is not None and state is not None:

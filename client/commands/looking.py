@@ -10,7 +10,7 @@ import click
 from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import cli_argv, notation_line
-from client.commands.lobby import describe_turn, game_lines
+from client.commands.lobby import describe_turn, game_lines, short_time
 from client.render import render_view
 
 
@@ -66,9 +66,14 @@ def legal(app: App, game: str, as_json: bool) -> None:
         return
     game_helpers.remember_version(api, game, data.get("version"))
     commands = data.get("commands") or []
+    # When the server plays the decision itself if you have not (a deadline, a removal grace).
+    decides = data.get("server_decides_at")
+    decides_line = f"The server will decide at {short_time(decides)}." if decides else None
     if not commands:
         info = game_helpers.fetch_game(api, game)
         click.echo(f"Nothing to do now. {game_helpers.whose_turn(info)}")
+        if decides_line:
+            click.echo(decides_line)
         return
     lines = list(dict.fromkeys(filter(None, (notation_line(c) for c in commands))))
     for line in lines:
@@ -76,6 +81,8 @@ def legal(app: App, game: str, as_json: bool) -> None:
     if lines:
         example_line = "iridescia " + shlex.join(cli_argv(lines[-1], game))
         click.echo(f"To play one here, put the game after its first word: {example_line}")
+    if decides_line:
+        click.echo(decides_line)
 
 
 COMMANDS = [show, legal]

@@ -39,11 +39,14 @@ def _random_id(length: int) -> str:
 
 
 def create_game(session: Session, user: User, data: dict[str, Any], now: datetime) -> Game:
+    import engine
+
     seed, seed_hash = service.new_seed()
     game = Game(
         id=_random_id(8), status="open", public=data["public"], created_by=user.id,
         created_at=now, join_code=_random_id(10), seats=data["seats"], rhom=data["rhom"],
         variants=dict(data["variants"]), seed=seed, seed_hash=seed_hash,
+        rules_version=data.get("rules_version") or engine.RULES_VERSION,
         **{name: data[name] for name in SETTING_NAMES},
     )
     session.add(game)
@@ -101,6 +104,7 @@ _GAME_AND_SEAT = (
 # Built once; plain rows, not ORM objects (a list may hold many games and seats).
 # Only what `_game_json` and the order read: on PostgreSQL every column of every row costs.
 _LISTED_COLUMNS = ("id", "status", "public", "join_code", "seats", "rhom", "variants", "version",
+                   "rules_version",
                    "seed_hash", "current_seat", "pending_kind", "deadline_at", "created_at",
                    *SETTING_NAMES)
 _GAMES_OF_USER = (
@@ -197,9 +201,12 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
         fail(409, f"waiting for {missing} more player{'s' if missing > 1 else ''} to join",
              joined=len(seated), seats=game.seats)
     seated.sort(key=lambda m: (m.joined_at, m.id or 0))
-    command = {"type": "start_game", "seat": None, "options": engine_options(game),
-               "player_ids": [player_id(m) for m in seated]}
     import engine
+
+    # The version chosen at creation (a game opened before versions were chosen: the current).
+    command = {"type": "start_game", "seat": None, "options": engine_options(game),
+               "player_ids": [player_id(m) for m in seated],
+               "rules_version": game.rules_version or engine.RULES_VERSION}
 
     try:
         service.apply_command(session, game, command, actor, now)
@@ -390,6 +397,7 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
             for m, name in rows
         ],
         "version": game.version,
+        "rules_version": game.rules_version,
         "seed_hash": game.seed_hash,
         "is_my_turn": is_my_turn(game, seat),
         "my_seat": seat.seat if seat is not None else None,

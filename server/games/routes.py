@@ -20,6 +20,7 @@ from server.docs import document_errors
 from server.errors import fail
 from server.games import invitation_limits, lobby, posting, service
 from server.games.cache import CACHE
+from server.games.legality import legal_now, notes
 from server.games.posting import GameRow
 from server.games.schemas import (
     MAX_VERSION,
@@ -291,14 +292,10 @@ class Legal(MethodView):
         with posting.connect() as connection:
             caller = posting.caller_and_game(connection, game_id)
             game, my_seat = caller.game, caller.seat
-            commands: list[dict[str, Any]] = []
-            if game.status == "active" and my_seat is not None:
-                import engine
-
-                state = service.load_state(connection, game)
-                commands = [engine.command_to_dict(c)
-                            for c in engine.legal_commands(state, my_seat)]
-        return plain_json({"version": game.version, "seat": my_seat, "commands": commands})
+            playing = game.status == "active" and my_seat is not None
+            state = service.load_state(connection, game) if playing else None
+            legal = legal_now(game, state, my_seat, utcnow())
+        return plain_json({"version": game.version, "seat": my_seat, **legal})
 
 
 @blp.route("/<game_id>/commands")
@@ -352,7 +349,7 @@ class Commands(MethodView):
                 applied = _apply(connection, game, caller.seat, _actor(caller.user_id),
                                  command, expected, state, now)
                 if key is not None:
-                    result = _answer(game.version, applied, caller.seat)
+                    result = _answer(game, applied, caller.seat, command, now)
                     posting.store_answer(connection, caller.user_id, key, request_hash, result,
                                          now)
                 connection.commit()
@@ -368,7 +365,7 @@ class Commands(MethodView):
                           "refresh and retry", current_version=current)
         CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
-        return plain_json(result or _answer(game.version, applied, caller.seat), 201)
+        return plain_json(result or _answer(game, applied, caller.seat, command, now), 201)
 
 
 def _request_hash(game_id: str, data: dict) -> str:
@@ -443,18 +440,16 @@ def _apply(connection, game: GameRow, seat: int, actor: str, command: dict,  # n
     return applied
 
 
-def _answer(version: int, applied: service.Applied, seat: int) -> dict:
-    """The command's answer: its events as ``seat`` may see them, and what the caller may do
-    next, so that a turn of several commands needs no read between them (the list GET /legal
-    gives at this version: empty once the decision is not theirs)."""
-    import engine
-
-    legal = [] if engine.is_terminal(applied.state) else [
-        engine.command_to_dict(c) for c in engine.legal_commands(applied.state, seat)
-    ]
-    return {"version": version,
-            "events": [_redacted(row, seat) for row in applied.rows],
-            "legal": legal}
+def _answer(game: GameRow, applied: service.Applied, seat: int, command: dict,
+            now: datetime) -> dict:
+    """The command's answer: its events as ``seat`` may see them, what it did unasked (notes),
+    and what the caller may do next, so that a turn of several commands needs no read between
+    them (the list GET /legal gives at this version: empty once the decision is not theirs)."""
+    legal = legal_now(game, applied.state, seat, now)
+    events = [_redacted(row, seat) for row in applied.rows]
+    return {"version": game.version, "events": events,
+            "notes": notes({**command, "seat": seat}, events),
+            "legal": legal["commands"], "server_decides_at": legal["server_decides_at"]}
 
 
 def _redacted(row: dict | Event, seat: int | None) -> dict:

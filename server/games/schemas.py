@@ -34,7 +34,21 @@ class GameSettingsSchema(ma.Schema):
 BOT_POLICIES = ("strong", "greedy", "random")
 
 
+def _playable_rules_version(version: str) -> None:
+    import engine
+
+    if version not in engine.SUPPORTED_VERSIONS:
+        raise ma.ValidationError(
+            f"this server cannot play rules version {version!r}: it plays "
+            f"{', '.join(engine.SUPPORTED_VERSIONS)}; leave rules_version out for the current one "
+            f"({engine.RULES_VERSION})")
+
+
 class GameCreateSchema(ma.Schema):
+    rules_version = fields.String(
+        validate=_playable_rules_version,
+        metadata={"description": "The rules version the game is played under for its whole life "
+                                 "(default: the server's current one)", "example": "2"})
     seats = fields.Integer(required=True, validate=validate.Range(1, 4),
                            metadata={"description": "Number of human players (1-4)"})
     rhom = fields.Boolean(load_default=False,
@@ -122,6 +136,8 @@ class GameSchema(ma.Schema):
     settings = fields.Nested(GameSettingsSchema, required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     version = fields.Integer(required=True)
+    rules_version = fields.String(required=True, allow_none=True, metadata={
+        "description": "The rules version the game is played under, for its whole life"})
     seed_hash = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
     is_my_turn = fields.Boolean(required=True)
     my_seat = fields.Integer(required=True, allow_none=True)
@@ -196,9 +212,20 @@ class EventSchema(ma.Schema):
     at = fields.String(required=True, metadata={"format": "date-time"})
 
 
+SERVER_DECIDES_AT = ("When the server plays your pending decision itself if you have not (a turn "
+                     "deadline, the end of a removal grace); null when it never will. A removal "
+                     "the server is about to play is not listed.")
+
+
 class CommandResultSchema(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
+    notes = fields.List(fields.String(), required=True, metadata={
+        "description": "What the command did that it does not name, e.g. a pending roll kept "
+                       "first"})
+    # Kept as text, like EventSchema.at: stored idempotent responses hold it already formatted.
+    server_decides_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": SERVER_DECIDES_AT})
     legal = fields.List(fields.Dict(), required=True, metadata={
         "description": "Your legal commands at `version`, as GET /games/{id}/legal lists them: "
                        "play the next one without reading them again. Empty when the decision "
@@ -250,6 +277,9 @@ class LegalSchema(ma.Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
     commands = fields.List(fields.Dict(), required=True)
+    # Kept as text, like EventSchema.at: stored idempotent responses hold it already formatted.
+    server_decides_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": SERVER_DECIDES_AT})
 
 
 class ExportCommandSchema(ma.Schema):

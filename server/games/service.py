@@ -150,8 +150,9 @@ def apply_command(
         return Applied([], state_before)
     state_after = engine.replay(events, state_before)
     new_version = expected + len(events)
-    rules_version = engine.RULES_VERSION
-    command_dict = engine.command_to_dict(command)
+    rules_version = state_after.rules_version  # the game's, for its whole life
+    # The one form legal_commands lists (a two-hex reveal in board order), whatever was sent.
+    command_dict = engine.command_to_dict(engine.canonical_command(state_before, command))
 
     rows = []
     for seq, event_obj in enumerate(events, start=expected + 1):

@@ -52,11 +52,12 @@ class SeatRow:
     user_id: int | None
     missed_turns: int
     absent: bool
+    choose_removals: bool = False  # the user's preference (users.choose_removals)
 
 
 _TABLE_COLUMNS = (
     Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
-    User.email, User.email_preference, Seat.mail_stopped,
+    User.choose_removals, User.email, User.email_preference, Seat.mail_stopped,
 )
 
 
@@ -77,11 +78,11 @@ _TABLE = Prepared(
 
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
     """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
-    seats = [SeatRow(*row[:6]) for row in rows]
+    seats = [SeatRow(*row[:6], bool(row[6])) for row in rows]
     # A seat whose player replied `stop` gets no more mail about this game.
     users = {
         user_id: Recipient(email, "none" if stopped else preference)
-        for _id, _seat, _kind, user_id, _missed, _absent, email, preference, stopped in rows
+        for _id, _seat, _kind, user_id, _missed, _absent, _choose, email, preference, stopped in rows
         if user_id is not None and email is not None
     }
     return seats, users
@@ -163,7 +164,7 @@ def participants(
     session, game: Game, seats: list[SeatRow] | None = None
 ) -> list[Participant]:
     return [
-        Participant(s.seat, s.kind, s.user_id, s.absent)
+        Participant(s.seat, s.kind, s.user_id, s.absent, s.choose_removals)
         for s in (table_of(session, game)[0] if seats is None else seats)
     ]
 

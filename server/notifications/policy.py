@@ -4,7 +4,8 @@ The kinds, and who gets them:
 - `game_started`      every human, when the log's first events are appended;
 - `your_turn`         the human the decision passes to, unless they are the one who just acted,
                       their seat is absent (the server plays it at once), or it is a removal turn
-                      the server plays at once (no grace period);
+                      the server plays at once (no grace period, and the player did not ask to
+                      choose their own removals);
 - `game_over`         every human, with the scores;
 - `reminder`          the human to act, every reminder interval while they have not acted;
 - `deadline_warning`  the human to act, once, before the deadline;
@@ -33,6 +34,7 @@ class Participant:
     kind: str  # "human" | "rhom"
     user_id: int | None
     absent: bool = False
+    choose_removals: bool = False
 
     @property
     def is_human(self) -> bool:
@@ -91,7 +93,7 @@ def after_events(
     to_act = next((p for p in humans if p.seat == after.seat), None)
     if to_act is None or to_act.absent:
         return []
-    if after.kind == "removal" and not removal_grace:
+    if after.kind == "removal" and not (removal_grace or to_act.choose_removals):
         return []
     return [
         Notice(

@@ -1,9 +1,11 @@
 """Turns the server plays itself, through the same `apply_command` as every player.
 
 - the Rhom's turn (`engine.policies.automatic_command`), once the game's Rhom delay has passed;
-- a removal turn, after the game's grace period: `automatic_command` removes the tile that hurts
-  the players still exploring the least (`engine.policies.default_removal`); with a grace period
-  the player was told it was their turn, so they are told which tile went;
+- a removal turn, after the game's grace period (or the turn deadline, for a player who chose to
+  choose their removals): `automatic_command` removes a tile the rearmost explorer still
+  exploring could move onto next (`engine.policies.default_removal`, by the game's rules
+  version); with time to choose the player was told it was their turn, so they are told which
+  tile went;
 - a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
   turn from the seat's view, thought out before the game is locked (bot_turns.py); its removal
   turns are the server's automatic removal; nobody is told;
@@ -235,8 +237,8 @@ def _play(session, game: Game, now: datetime, plans: dict) -> AutomaticTurn | No
         row = _seat(session, game, seat)
         if (
             kind == "removal"
-            and game.removal_grace_hours > 0
             and row
+            and (game.removal_grace_hours > 0 or row.choose_removals)
             and row.user_id
             and not row.absent
         ):

@@ -2,8 +2,8 @@
 
 - `automatic_due_at`: when the server plays the pending decision itself: the Rhom's turn after
   the game's `rhom_delay_seconds`; a bot seat's turn (or removal) after the same delay; a removal
-  turn after `removal_grace_hours` (0: at once); an absent seat at once; a human's turn at its
-  deadline.
+  turn after `removal_grace_hours` (0: at once), or at the turn deadline for a player who chose
+  to choose their own removals; an absent seat at once; a human's turn at its deadline.
 - `deadline_at`: a human's turn start + `turn_deadline_hours` (0: no deadline, never auto-played).
 - `next_reminder_at`: the next nudge: a reminder every `reminder_interval_hours` (0: none) while
   the turn is pending, then one deadline warning when `warning_lead` is left; none after it.
@@ -15,9 +15,8 @@ turn begins), so calling `update_due_times` twice with the same inputs changes n
 from datetime import datetime, timedelta
 
 from sqlalchemy.orm import Session as OrmSession
-from sqlmodel import select
 
-from server.models import Game, Seat
+from server.models import Game
 
 HUMAN_DECISIONS = {"turn", "choose_gem", "give_gem", "discard_objective", "roll"}
 LONGEST_WARNING_LEAD = timedelta(hours=12)
@@ -48,10 +47,14 @@ def next_nudge(game: Game, after: datetime) -> datetime | None:
     return None
 
 
-def seat_row(session, game: Game, seat: int | None) -> Seat | None:
-    if seat is None:
-        return None
-    return session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).first()
+def removal_grace(game: Game, seat) -> timedelta | None:
+    """How long the server waits before removing a tile for a finished player: the game's
+    removal grace, or their turn deadline when they choose their own removals (users.
+    choose_removals; None: no deadline, the server never removes for them)."""
+    if getattr(seat, "choose_removals", False):
+        hours = game.turn_deadline_hours
+        return timedelta(hours=hours) if hours > 0 else None
+    return timedelta(hours=game.removal_grace_hours)
 
 
 def update_due_times(session, game: Game, state_after, now: datetime, seats=None) -> None:
@@ -71,7 +74,10 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
 
     def seat_to_act():
         if seats is None:
-            return seat_row(session, game, game.current_seat)
+            from server.notifications import table_of  # it builds on this module
+
+            return next((s for s in table_of(session, game)[0] if s.seat == game.current_seat),
+                        None)
         return next((s for s in seats if s.seat == game.current_seat), None)
 
     bot = kind in HUMAN_DECISIONS or kind == "removal"
@@ -85,9 +91,11 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
         if seat is not None and seat.absent:
             game.automatic_due_at = now
         else:
-            game.automatic_due_at = start + timedelta(hours=game.removal_grace_hours)
-            if game.removal_grace_hours > 0:
-                game.deadline_at = game.automatic_due_at
+            grace = removal_grace(game, seat)
+            if grace is not None:
+                game.automatic_due_at = start + grace
+                if grace:
+                    game.deadline_at = game.automatic_due_at
     elif kind in HUMAN_DECISIONS:
         seat = seat_to_act()
         if seat is not None and seat.absent:

@@ -36,7 +36,8 @@ blp = Blueprint("users", __name__, description="Accounts and API tokens")
 def user_json(user: User) -> dict:
     return {"id": user.id, "name": user.name, "email": user.email,
             "verified": user.verified_at is not None,
-            "preferences": {"email": user.email_preference}}
+            "preferences": {"email": user.email_preference,
+                            "removals": "choose" if user.choose_removals else "automatic"}}
 
 
 def _on_its_way(email: str) -> str:
@@ -167,9 +168,12 @@ class Preferences(MethodView):
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 413, 422, 429)
     def patch(self, data: dict):
-        """Set your notification preferences."""
+        """Set your preferences: notifications, and whether you choose your own removal turns."""
         user = require_user()
-        user.email_preference = data["email"]
+        if "email" in data:
+            user.email_preference = data["email"]
+        if "removals" in data:
+            user.choose_removals = data["removals"] == "choose"
         session = db_session()
         session.add(user)
         session.commit()

@@ -25,13 +25,27 @@ class UserCreateSchema(ma.Schema):
         return data
 
 
+REMOVAL_PREFERENCES = ("automatic", "choose")
+
+
 class PreferencesSchema(ma.Schema):
     email = fields.String(
-        required=True,
         validate=validate.OneOf(EMAIL_PREFERENCES),
         metadata={"description": "every_turn: a mail when it is your turn (and reminders); "
                                  "reminders: only reminders near the deadline; none: no mail"},
     )
+    removals = fields.String(
+        validate=validate.OneOf(REMOVAL_PREFERENCES),
+        metadata={"description": "Your removal turns once you have finished: automatic (the "
+                                 "server removes a tile after the game's removal grace, at once "
+                                 "by default) or choose (you choose; the server decides only at "
+                                 "your turn deadline)"},
+    )
+
+    @ma.validates_schema
+    def _something(self, data: dict, **_kwargs) -> None:
+        if not data:
+            raise ma.ValidationError("give email, removals or both")
 
 
 class UserSchema(ma.Schema):

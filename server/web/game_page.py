@@ -8,7 +8,8 @@ from typing import Any
 from sqlmodel import select
 
 from server.games import lobby, service
-from server.models import Event, Game, User
+from server.games.legality import offered
+from server.models import Event, Game, User, utcnow
 from server.web.commands import grouped
 from server.web.svg import board_svg
 
@@ -67,5 +68,7 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         outcome=view["outcome"],
     )
     if not view["over"] and shown == now and seat is not None and game.status == "active":
-        context["choices"] = grouped(engine.legal_commands(state, seat), game.id)
+        # As GET /legal offers them: never a removal the server is about to play.
+        commands, _decides_at = offered(game, state, seat, utcnow())
+        context["choices"] = grouped(commands, game.id)
     return context

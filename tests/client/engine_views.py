@@ -27,11 +27,12 @@ def plain_chooser(state, seat, rng):
 
 
 def state_after(players: int, seed: str, steps: int | None, stop=None):
-    """The state after `steps` commands (None: the end), or at the first state where `stop`."""
+    """The state after `steps` commands (None: the end), or at the first state where `stop`.
+    Played under rules version 1, so that the pictures stay those of the same positions."""
     options = simulate.make_options(players)
     state = None
     for index, (_step, state) in enumerate(
-        simulate.steps(options, seed, plain_chooser), start=1
+        simulate.steps(options, seed, plain_chooser, rules_version="1"), start=1
     ):
         if steps is not None and index >= steps and (stop is None or stop(state)):
             return state

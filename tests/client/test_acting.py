@@ -162,3 +162,31 @@ def test_every_legal_command_of_real_games_can_be_typed(run):
         canonical = notation.canonical(engine.command_from_dict(command))
         expected = {k: v for k, v in engine.command_to_dict(canonical).items() if k != "seat"}
         assert json.loads(result.output) == expected, argv
+
+
+def test_legal_says_when_the_server_will_decide(run, standin):
+    standin.answer("GET", "/games/g1/legal", 200, {
+        "version": 12, "seat": 1, "server_decides_at": "2026-12-03T04:03:42.749+00:00",
+        "commands": [{"type": "remove_tile", "seat": 1, "hex": "3c"}]})
+    result = run("legal", "g1", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "t"})
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "remove 3c\n"
+        "To play one here, put the game after its first word: iridescia remove g1 3c\n"
+        "The server will decide at 2026-12-03 04:03 UTC.\n"
+    )
+
+
+def test_legal_says_the_server_decides_a_removal_it_is_about_to_play(run, standin):
+    standin.answer("GET", "/games/g1/legal", 200, {
+        "version": 12, "seat": 1, "server_decides_at": "2026-12-03T04:03:42+00:00",
+        "commands": []})
+    standin.answer("GET", "/games/g1", 200, {
+        "id": "g1", "status": "active", "is_my_turn": True, "pending_kind": "removal",
+        "current_seat": 1, "players": []})
+    result = run("legal", "g1", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "t"})
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Nothing to do now. Your move (removal).\n"
+        "The server will decide at 2026-12-03 04:03 UTC.\n"
+    )

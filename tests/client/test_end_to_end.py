@@ -34,8 +34,11 @@ def typed(cli, profile: str, game: str, line: str):
 
 
 def listed_lines(cli, profile: str, game: str) -> list[str]:
-    """The notation lines `legal` prints, without its closing how-to line."""
+    """The notation lines `legal` prints, without its closing how-to line (and the line saying
+    when the server will decide, when there is a deadline)."""
     lines = cli(profile, "legal", game).output.splitlines()
+    if lines and lines[-1].startswith("The server will decide at "):
+        lines = lines[:-1]
     assert lines[-1].startswith("To play one here, put the game after its first word: iridescia ")
     return lines[:-1]
 
@@ -168,6 +171,8 @@ def test_three_player_game_to_the_end(run, live, tmp_path):
     first = next(p for p in players if game_json(cli, p, game)["is_my_turn"])
     others = [p for p in players if p != first]
     assert cli(others[0], "legal", game).output.startswith("Nothing to do now. Waiting for seat")
+    listed = cli(first, "legal", game).output.splitlines()
+    assert listed[-1].startswith("The server will decide at ")  # the turn's deadline
     reveal = listed_lines(cli, first, game)[-1]
     assert typed(cli, first, game, reveal).exit_code == 0
 

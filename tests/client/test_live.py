@@ -44,8 +44,10 @@ def test_lobby_commands(table):
     waiting = cli(second, "games").output.splitlines()[1]
     assert f"seat {seat} ({first.capitalize()})" in waiting
 
-    assert cli("ada", "prefs", "--email", "none").output == "email: none\n"
-    assert json.loads(cli("ada", "prefs", "--json").output) == {"email": "none"}
+    assert cli("ada", "prefs", "--email", "none").output == "email: none\nremovals: automatic\n"
+    assert cli("ada", "prefs", "--removals", "choose").output == "email: none\nremovals: choose\n"
+    assert json.loads(cli("ada", "prefs", "--json").output) == {"email": "none",
+                                                                "removals": "choose"}
     assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
 
     other = json.loads(cli("ada", "new", "--seats", "2", "--rhom", "--mining-cost", "3",

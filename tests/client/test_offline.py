@@ -3,6 +3,7 @@ simulator played, `simulate`, and `autoplay`'s bridge to the engine's policies."
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
@@ -14,10 +15,10 @@ from client.commands.robots import choose
 from engine import policies, simulate
 
 
-def write_log(path, record, seed_hash=None):
+def write_log(path, record, seed_hash=None, rules_version=engine.RULES_VERSION):
     """A log file in the `iridescia log` format from a simulated game record."""
     seed = record.seed
-    lines = [{"record": "game", "game_id": "sim1", "rules_version": engine.RULES_VERSION,
+    lines = [{"record": "game", "game_id": "sim1", "rules_version": rules_version,
               "options": record.options.to_dict(), "seed": seed,
               "seed_hash": seed_hash or hashlib.sha256(seed.encode()).hexdigest(),
               "players": [], "outcome": json.loads(json.dumps(
@@ -51,12 +52,35 @@ def test_verify_accepts_an_honest_log(run, tmp_path, finished_game):
     digest = hashlib.sha256(b"offline-1").hexdigest()
     assert result.output == (
         f"seed: sha256 matches the published hash {digest}\n"
+        f"rules version: {engine.RULES_VERSION}, the game's\n"
         f"commands: {len(finished_game.steps)} re-decided into {events} events, identical to "
         "the log\n"
         "final scores: identical to the replayed game's\n"
         "OK\n"
     )
     assert json.loads(run("verify", "--file", path, "--json").output)["ok"] is True
+
+
+def test_verify_re_decides_a_log_under_its_own_rules_version(run, tmp_path):
+    """A version 1 game (its start_game command names no version, as the server stored it then)
+    verifies under the log's version 1; a version this engine cannot play is refused."""
+    options = simulate.make_options(2)
+    v1 = simulate.GameRecord("offline-v1", options, ["p1", "p2"])
+    for step, state in simulate.steps(options, v1.seed, policies.greedy_policy, rules_version="1"):
+        v1.steps.append(step)
+        v1.state = state
+    start = v1.steps[0]
+    v1.steps[0] = dataclasses.replace(
+        start, command=dataclasses.replace(start.command, rules_version=None))
+    path = tmp_path / "v1.jsonl"
+    write_log(path, v1, rules_version="1")
+    result = run("verify", "--file", path)
+    assert result.exit_code == 0, result.output
+    assert "rules version: 1, the game's\n" in result.output
+    write_log(path, v1, rules_version="0.1")
+    result = run("verify", "--file", path)
+    assert result.exit_code == 1
+    assert "cannot play rules version '0.1'" in result.output
 
 
 def test_verify_rejects_a_seed_that_does_not_match_its_hash(run, tmp_path, finished_game):

@@ -23,10 +23,12 @@ class ScriptedRng(random.Random):
         return super().randint(a, b)
 
 
-def new_game(players: int = 2, rhom: bool = False, seed: int = 0, **options) -> State:
+def new_game(players: int = 2, rhom: bool = False, seed: int = 0, version: str | None = None,
+             **options) -> State:
+    """A new game under rules `version` (default: the current one)."""
     opts = Options.from_dict({"players": players, "rhom": rhom, **options})
     ids = tuple(f"u{i}" for i in range(players))
-    return replay(decide(None, StartGame(None, opts, ids), random.Random(seed)))
+    return replay(decide(None, StartGame(None, opts, ids, version), random.Random(seed)))
 
 
 def apply(state: State, command, rng=None) -> State:

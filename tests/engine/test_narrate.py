@@ -15,7 +15,7 @@ import engine
 from engine import narrate
 from engine.data import OBJECTIVES, display_name
 
-RECORDED = Path(__file__).parent / "recorded"
+RECORDED = Path(__file__).parent / "recorded" / "v1"  # the golden files tell version 1 games
 EXPECTED = Path(__file__).parent / "expected"
 LOGS = sorted(RECORDED.glob("*.json"))
 NAMES = {0: "the Rhom", 1: "Ada", 2: "Bob"}
@@ -160,3 +160,12 @@ def test_every_event_of_random_games_is_told(monkeypatch):
                 told = narrate.narrate_text(record.events, {}, seat)
                 assert not re.search(r"[a-z]_[a-z]|=|\{|\[|None", told)
     assert len(kinds) >= 38
+
+
+def test_r25_a_relic_deck_shuffle_is_told_without_its_order():
+    from engine.events import RelicDeckShuffled
+    from engine.narrate import narrate_text
+
+    text = narrate_text([RelicDeckShuffled(("amethyst_ring", "citrine_plate"))], {0: "Ada"})
+    assert "relic deck was shuffled" in text
+    assert "Ring" not in text and "Plate" not in text and "amethyst" not in text

@@ -62,11 +62,14 @@ def test_r5_swapping_into_the_forest_defers_the_discard():
 def test_r6_keep_roll_first_when_it_overflows():
     s = new_game(2)
     seat = s.turn.seat
-    s = standing_on(s, seat, "3b", "canyon_emerald_points", hold={"emerald": 6, "citrine": 1})
+    s = standing_on(s, seat, "3b", "canyon_emerald_points", hold={"emerald": 6, "citrine": 1},
+                    items=("axe_of_awesomeness",))
     s = apply(s, Mine(seat), ScriptedRng([6, 6]))
     with pytest.raises(IllegalCommand, match="keep_roll first, then give gems away"):
-        decide(s, Sell(seat, "citrine", 1), ScriptedRng())
-    assert not any(isinstance(c, Sell) for c in legal_commands(s, seat))
+        decide(s, PlayItem(seat, "axe_of_awesomeness", gem="citrine"), ScriptedRng())
+    assert not any(isinstance(c, PlayItem) for c in legal_commands(s, seat))
+    # Selling leaves the roll pending (R26): it is offered, on the hold as it is.
+    assert Sell(seat, "citrine", 1) in legal_commands(s, seat)
     s = apply(s, KeepRoll(seat))
     assert pending_kind(s) == "give_gem"
 

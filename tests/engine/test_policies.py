@@ -124,10 +124,11 @@ def test_automatic_command_plays_the_rhom_and_removal_turns_and_nothing_else():
     assert seen["rhom"] > 0 and seen["removal"] > 0
 
 
-def test_the_default_removal_takes_a_tile_nobody_can_still_reach():
+def test_version_1_default_removal_takes_a_tile_nobody_can_still_reach():
     removals = 0
     for index in range(6):
-        for _step, state in steps(make_options(4), f"removal-{index}", policies.random_policy):
+        for _step, state in steps(make_options(4), f"removal-{index}", policies.random_policy,
+                                  rules_version="1"):
             if engine.pending_kind(state) != "removal":
                 continue
             command = policies.automatic_command(state)
@@ -142,6 +143,41 @@ def test_the_default_removal_takes_a_tile_nobody_can_still_reach():
                 )
                 removals += 1
     assert removals > 0
+
+
+def test_r28_the_automatic_removal_takes_a_tile_the_rearmost_explorer_could_move_onto():
+    from engine.board import ahead_or_side
+
+    removals = 0
+    for index in range(6):
+        for _step, state in steps(make_options(4), f"removal-{index}", policies.random_policy):
+            if engine.pending_kind(state) != "removal":
+                continue
+            command = policies.automatic_command(state)
+            exploring = [p for p in state.players if not p.finished]
+            rear = min((row_of(p.position) if p.position else 0) for p in exploring)
+            rearmost = [p for p in exploring if (row_of(p.position) if p.position else 0) == rear]
+            removable = {c.hex for c in engine.legal_commands(state, command.seat)}
+            nexts = {h for p in rearmost for h in ahead_or_side(p.position)
+                     if h in removable and h not in state.barricades}
+            if nexts:
+                assert command.hex in nexts, f"removed {command.hex}, not one of {sorted(nexts)}"
+                removals += 1
+    assert removals > 0
+
+
+def test_r28_the_automatic_removal_prefers_a_revealed_tile_then_the_lowest_leftmost():
+    from engine.removal import rearmost_removal
+
+    def hexes(**states):
+        return [{"row": 1, "hexes": [{"hex": h, "state": st, "barricade": False}
+                                     for h, st in states.items()]}]
+
+    view = {"turn": {"seat": 0}, "board": hexes(**{"1b": "face_down", "1c": "revealed", "1d": "revealed"}),
+            "players": [{"seat": 0, "finished": True, "position": None},
+                        {"seat": 1, "finished": False, "position": None}]}
+    commands = [engine.commands.RemoveTile(0, h) for h in ("1b", "1c", "1d")]
+    assert rearmost_removal(view, commands).hex == "1c"
 
 
 @pytest.mark.parametrize("name", ["random", "greedy", "cautious"])

@@ -97,11 +97,37 @@ def test_rulings_4_played_items_go_to_the_discard_pile_and_die_changes_wrap():
 
 
 def test_rulings_4_a_pending_roll_resolves_when_another_action_is_taken():
+    s, seat = _on_tile(hold={"citrine": 2}, items=("axe_of_awesomeness",))
+    s = values(s, emerald=3)
+    s = apply(s, Mine(seat), ScriptedRng([3, 1]))
+    s = apply(s, PlayItem(seat, "axe_of_awesomeness", gem="citrine"))
+    assert s.turn.roll is None and s.players[seat].hold["emerald"] == 1
+
+
+def test_version_1_selling_resolves_a_pending_roll():
     s, seat = _on_tile(hold={"citrine": 2})
+    s = replace(s, rules_version="1")
     s = values(s, emerald=3)
     s = apply(s, Mine(seat), ScriptedRng([3, 1]))
     s = apply(s, Sell(seat, "citrine", 2))
     assert s.turn.roll is None and s.players[seat].hold["emerald"] == 1
+
+
+def test_r26_a_pending_roll_survives_buying_and_selling():
+    s, seat = _on_tile(hold={"citrine": 2}, coins=5)
+    s = values(s, emerald=4)
+    s = replace(s, market=("jolty_jackhammer",) + s.market[1:])
+    s = apply(s, Mine(seat), ScriptedRng([3, 1]))  # 3 and 1 against emerald 4: no success yet
+    legal = legal_commands(s, seat)
+    assert Buy(seat, "jolty_jackhammer") in legal and Sell(seat, "citrine", 2) in legal
+    events = decide(s, Sell(seat, "citrine", 2), ScriptedRng())
+    assert [e.type for e in events] == ["gems_sold"], "no roll_kept: the roll is still pending"
+    s = replay(events, s)
+    s = apply(s, Buy(seat, "jolty_jackhammer"))
+    assert s.turn.roll.values == (3, 1)
+    s = apply(s, ModifyDie(seat, "jolty_jackhammer", "roll:0", 1))  # the roll just made: 3 -> 4
+    s = apply(s, KeepRoll(seat))
+    assert s.players[seat].hold["emerald"] == 1 and s.players[seat].hold["citrine"] == 0
 
 
 def test_rulings_4_lucky_libation_rerolls_pending_dice_or_rolls_market_dice():
@@ -165,7 +191,7 @@ def test_rulings_4_wishing_well_gains_a_gem_worth_at_most_a_die():
     with pytest.raises(IllegalCommand, match="amethyst is worth 5, more than your best die 4"):
         decide(s, KeepRoll(seat, "amethyst"), ScriptedRng())
     with pytest.raises(IllegalCommand, match="first take your Wishing Well gem"):
-        decide(s, Sell(seat, "emerald", 1), ScriptedRng())
+        decide(s, Restore(seat, s.relic_row[0]), ScriptedRng())
     s = apply(s, KeepRoll(seat, "sapphire"))
     assert s.players[seat].hold["sapphire"] == 1
 
@@ -207,3 +233,37 @@ def test_rulings_4_epic_elixir_gives_an_extra_turn_without_elixir_purchases():
         decide(s, Buy(seat, "epic_elixir"), ScriptedRng())
     s = apply(s, EndTurn(seat))
     assert s.turn.seat != seat
+
+
+def test_r25_the_reference_book_lists_the_deck_by_name_and_reshuffles_it_unseen():
+    from engine import redact_event
+    from engine.events import RelicDeckShuffled, event_to_dict
+
+    s, seat = _on_tile(items=("regal_reference_book",))
+    listed = [c.relic for c in legal_commands(s, seat)
+              if isinstance(c, PlayItem) and c.item == "regal_reference_book"]
+    assert listed[: len(s.relic_row)] == list(s.relic_row)
+    assert listed[len(s.relic_row):] == sorted(s.relic_deck), "by name: the order tells nothing"
+    assert listed[len(s.relic_row):] != list(s.relic_deck)
+    wanted = s.relic_deck[3]
+    events = decide(s, PlayItem(seat, "regal_reference_book", relic=wanted), ScriptedRng(seed=5))
+    shuffles = [e for e in events if isinstance(e, RelicDeckShuffled)]
+    assert len(shuffles) == 1
+    after = replay(events, s)
+    assert after.relic_deck == shuffles[0].deck
+    assert sorted(after.relic_deck) == sorted(r for r in s.relic_deck if r != wanted)
+    for viewer in (None, 0, 1):  # every seat and spectators see a count, never the order
+        assert redact_event(event_to_dict(shuffles[0]), viewer)["deck"] == len(after.relic_deck)
+    # Taking a relic from the row draws the top card, and the deck is not shuffled.
+    events = decide(s, PlayItem(seat, "regal_reference_book", relic=s.relic_row[0]), ScriptedRng())
+    assert not [e for e in events if isinstance(e, RelicDeckShuffled)]
+
+
+def test_r16_version_1_lists_the_deck_in_its_order_and_does_not_shuffle():
+    s, seat = _on_tile(items=("regal_reference_book",))
+    s = replace(s, rules_version="1")
+    listed = [c.relic for c in legal_commands(s, seat)
+              if isinstance(c, PlayItem) and c.item == "regal_reference_book"]
+    assert listed == list(s.relic_row + s.relic_deck)
+    events = decide(s, PlayItem(seat, "regal_reference_book", relic=s.relic_deck[3]), ScriptedRng())
+    assert [e.type for e in events] == ["item_played", "relic_reserved"]

@@ -10,6 +10,7 @@ from engine_helpers import (
     place_tile,
     set_player,
     set_turn,
+    standing_on,
     values,
 )
 
@@ -152,3 +153,58 @@ def test_rulings_8_on_a_rainbow_tile_the_rhom_takes_the_gem_in_highest_demand():
     s = apply(s, RhomTurn(0), ScriptedRng([6]))
     assert s.players[0].hold["sapphire"] == 1
     assert s.gem_values == before, "a rainbow tile moves no market die"
+
+
+def _merchant_turn(version):
+    """The Rhom's card 1 (merchant) with a merchant die of 1: it claims the first market card.
+    Returns how many copies of that card the market, the deck and the discards hold, before and
+    after (a Market Refresh may follow, so the copies are counted, not the discard pile)."""
+    s = _rhom_at("2c", 1, seed=3)  # card 1: merchant
+    if version is not None:
+        s = replace(s, rules_version=version)
+    s = _clear(s, "2d", "3b", "3c")
+    s = place_tile(s, "2b", "desert_amethyst_1")
+    claimed = s.market[0]
+
+    def copies(state):
+        return (state.market + state.item_deck + state.item_discard).count(claimed)
+
+    after = apply(s, RhomTurn(0), ScriptedRng([1]))
+    return copies(s), copies(after)
+
+
+def test_r23_the_rhom_keeps_its_merchant_card_out_of_the_discard_pile():
+    before, after = _merchant_turn(None)
+    assert after == before - 1, "the card left the game: no reshuffle or refresh brings it back"
+    # Under rules version 1 (games created before the fix) it went to the discard pile.
+    before, after = _merchant_turn("1")
+    assert after == before
+
+
+def _gift_to_the_rhom(version):
+    """Seat 1 (human) holds 8 gems and must give one away; a citrine makes the Rhom (seat 0)
+    able to restore the Sapphire Droid (7) or the Citrine Plate (6), not both."""
+    s = new_game(2, rhom=True, seed=4, version=version)
+    s = standing_on(s, 1, "2c", "desert_citrine_1", hold={"sapphire": 4, "citrine": 4})
+    s = set_player(s, 0, position="3c", hold={"sapphire": 3, "citrine": 1, "amethyst": 1})
+    return replace(s, relic_row=("citrine_plate", "sapphire_droid", "emerald_goggles",
+                                 "amethyst_ring", "amethyst_compass"))
+
+
+def test_r24_a_rhom_given_gems_restores_at_once_highest_value_first():
+    from engine.commands import GiveGem
+    from engine.events import RelicRestored
+
+    s = _gift_to_the_rhom(None)
+    assert pending_kind(s) == "give_gem"
+    events = decide(s, GiveGem(1, "citrine", 0), ScriptedRng())
+    restored = [(e.seat, e.relic) for e in events if isinstance(e, RelicRestored)]
+    assert restored == [(0, "sapphire_droid")]
+    after = replay(events, s)
+    assert after.turn.seat == 1 and after.turn.phase == "actions", "the giver goes on with its turn"
+    assert after.players[0].hold == {"amethyst": 1, "citrine": 0, "emerald": 0, "sapphire": 1}
+    assert after.players[0].points == 7
+    # Under rules version 1 (games created before) the Rhom waits for its own turn.
+    old = _gift_to_the_rhom("1")
+    events = decide(old, GiveGem(1, "citrine", 0), ScriptedRng())
+    assert not [e for e in events if isinstance(e, RelicRestored)]

@@ -204,3 +204,25 @@ def test_rulings_5_collecting_a_tile_raises_its_gem_value_and_six_crashes_to_one
     s = apply(s, EndTurn(seat))
     assert s.gem_values["emerald"] == 1
     assert "3b" not in s.board and "canyon_emerald_points" in s.players[seat].tiles
+
+
+def test_r27_a_reveal_of_two_hexes_is_one_command_whatever_their_order():
+    from engine import canonical_command
+    from engine.events import TilesRevealed
+
+    s = new_game(2, seed=3)
+    seat = s.turn.seat
+    pairs = [c.hexes for c in legal_commands(s, seat) if isinstance(c, Reveal) and len(c.hexes) == 2]
+    row1 = [h for h in ("1a", "1b", "1c", "1d", "1e", "1f") if h in s.board]
+    assert len(pairs) == len(row1) * (len(row1) - 1) // 2, "each pair once"
+    assert all(list(p) == sorted(p) for p in pairs), "in board order, left to right"
+    a, b = row1[0], row1[-1]
+    forward = decide(s, Reveal(seat, (a, b)), ScriptedRng())
+    backward = decide(s, Reveal(seat, (b, a)), ScriptedRng())
+    assert forward == backward and isinstance(forward[0], TilesRevealed) and forward[0].hexes == (a, b)
+    assert canonical_command(s, Reveal(seat, (b, a))) == Reveal(seat, (a, b))
+    # Rules version 1 listed both orders and revealed in the order given.
+    old = replace(s, rules_version="1")
+    pairs = [c.hexes for c in legal_commands(old, seat) if isinstance(c, Reveal) and len(c.hexes) == 2]
+    assert len(pairs) == len(row1) * (len(row1) - 1)
+    assert decide(old, Reveal(seat, (b, a)), ScriptedRng())[0].hexes == (b, a)

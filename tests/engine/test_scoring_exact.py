@@ -10,6 +10,7 @@ import pytest
 from engine.data import GEMS, OBJECTIVES, RELICS
 from engine.options import Options
 from engine.scoring import CATEGORIES, PlayerTally, score_game
+from engine.versions import rules_for
 
 ANY = Options(leftover_gems="any")
 IRIDIA = [r for r, relic in RELICS.items() if relic.category == "iridia"]
@@ -45,10 +46,11 @@ def best_relic_sets(categories: tuple[str, ...]) -> int:
     return best
 
 
-def reference_extra(tally: PlayerTally, rivals: list[PlayerTally]) -> int:
+def reference_extra(tally: PlayerTally, rivals: list[PlayerTally], rivals_wilds: bool) -> int:
     """Tile sets + relic sets + objective, trying every wild one card at a time: each rainbow
     tile one gem, each Iridia relic one category and one lead gem, used alike for the sets and
-    the objective. Rivals count their plain cards plus all their wilds."""
+    the objective. Rivals count their plain cards, plus all their wilds when `rivals_wilds`
+    (rules version 1; from version 2 a wild is wild for its owner only)."""
     wild_tiles = tally.tile_gems.count("rainbow")
     plain_tiles = [g for g in tally.tile_gems if g != "rainbow"]
     plain = [r for r in tally.relics if r not in IRIDIA]
@@ -56,8 +58,8 @@ def reference_extra(tally: PlayerTally, rivals: list[PlayerTally]) -> int:
     goals = [OBJECTIVES[o] for o in tally.objectives] or [None]
 
     def rival_count(goal, other: PlayerTally) -> int:
-        wild_t = other.tile_gems.count("rainbow")
-        wild_r = sum(1 for r in other.relics if r in IRIDIA)
+        wild_t = other.tile_gems.count("rainbow") if rivals_wilds else 0
+        wild_r = sum(1 for r in other.relics if r in IRIDIA) if rivals_wilds else 0
         if goal.kind == "most_coins":
             return other.coins
         if goal.kind == "most_tiles":
@@ -128,16 +130,18 @@ def random_tally(rng: random.Random, seat: int) -> PlayerTally:
     )
 
 
+@pytest.mark.parametrize("version", ["1", "2"])
 @pytest.mark.parametrize("seed", range(150))
-def test_the_optimiser_matches_the_card_by_card_reference(seed):
+def test_the_optimiser_matches_the_card_by_card_reference(seed, version):
     rng = random.Random(seed)
     tallies = [random_tally(rng, seat) for seat in range(rng.randint(2, 4))]
-    outcome = score_game(tallies, ANY)
+    rules = rules_for(version)
+    outcome = score_game(tallies, ANY, rules)
     for tally in tallies:
         rivals = [t for t in tallies if t.seat != tally.seat]
         score = outcome[tally.seat]
         assert score.tile_sets + score.relic_sets + score.objective == \
-            reference_extra(tally, rivals), f"seat {tally.seat}: {tally}"
+            reference_extra(tally, rivals, not rules.wilds_for_owner_only), f"seat {tally.seat}: {tally}"
 
 
 @pytest.mark.parametrize("seed", range(60))

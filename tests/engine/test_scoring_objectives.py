@@ -4,6 +4,7 @@ import pytest
 
 from engine.options import Options
 from engine.scoring import PlayerTally, score_game
+from engine.versions import rules_for
 
 ANY = Options(leftover_gems="any")
 
@@ -12,11 +13,11 @@ def tiles(**counts: int) -> list[str]:
     return [gem for gem, n in counts.items() for _ in range(n)]
 
 
-def objective_points(objective: str, mine: dict, *others: dict) -> int:
+def objective_points(objective: str, mine: dict, *others: dict, version: str | None = None) -> int:
     """Seat 0 holds `objective` with pile `mine`; seats 1.. hold the `others` piles."""
     tallies = [PlayerTally(seat=0, in_game=0, objectives=[objective], **mine)]
     tallies += [PlayerTally(seat=i, in_game=0, **pile) for i, pile in enumerate(others, start=1)]
-    return score_game(tallies, ANY)[0].objective
+    return score_game(tallies, ANY, rules_for(version))[0].objective
 
 
 # Each case: objective, seat 0's pile, the other seats' piles, points scored.
@@ -110,23 +111,29 @@ def test_the_objective_adds_to_the_total():
 # --- rivals' wilds (docs/rulings.md, "Scoring") -------------------------------------------------
 
 
-def test_a_rivals_rainbow_tiles_count_against_a_most_objective():
+def test_version_1_counts_a_rivals_rainbow_tiles_against_a_most_objective():
     # mine: 3 amethyst tiles. Rival: 2 amethyst + 2 rainbow, which they could count as amethyst: 4.
     assert objective_points("amethyst_aficionado", {"tile_gems": tiles(amethyst=3)},
-                            {"tile_gems": tiles(amethyst=2, rainbow=2)}) == 0
+                            {"tile_gems": tiles(amethyst=2, rainbow=2)}, version="1") == 0
     # Rival 2 amethyst + 1 rainbow = 3 at most: a tie for most, met.
     assert objective_points("amethyst_aficionado", {"tile_gems": tiles(amethyst=3)},
-                            {"tile_gems": tiles(amethyst=2, rainbow=1)}) == 5
+                            {"tile_gems": tiles(amethyst=2, rainbow=1)}, version="1") == 5
+    # From version 2 the rival's rainbows are theirs only: 3 against 2, met (R22).
+    assert objective_points("amethyst_aficionado", {"tile_gems": tiles(amethyst=3)},
+                            {"tile_gems": tiles(amethyst=2, rainbow=2)}) == 5
 
 
-def test_a_rivals_iridia_relics_count_against_a_most_objective_even_if_used_elsewhere():
+def test_version_1_counts_a_rivals_iridia_relics_against_a_most_objective_even_if_used_elsewhere():
     # Rival: 1 Jewelry + 2 Iridia that make their L L L set with a Lore relic; still they
     # count as 3 Jewelry against my 2 for Jazzy Jeweler.
     rival = {"relics": ["citrine_amulet", "iridia_crown", "iridia_tiara", "amethyst_vase"]}
     mine = {"relics": ["amethyst_ring", "sapphire_pendant"]}
-    assert objective_points("jazzy_jeweler", mine, rival) == 0
+    assert objective_points("jazzy_jeweler", mine, rival, version="1") == 0
     # With one Iridia relic the rival reaches 2: a tie, met.
     rival = {"relics": ["citrine_amulet", "iridia_crown", "amethyst_vase"]}
+    assert objective_points("jazzy_jeweler", mine, rival, version="1") == 5
+    # From version 2: the rival has 1 Jewelry relic of its own against my 2 (R22).
+    rival = {"relics": ["citrine_amulet", "iridia_crown", "iridia_tiara", "amethyst_vase"]}
     assert objective_points("jazzy_jeweler", mine, rival) == 5
 
 
@@ -179,3 +186,25 @@ def test_with_two_objectives_the_wilds_follow_the_one_that_scores():
                           PlayerTally(1, 0)], ANY)
     assert (outcome[0].relic_sets, outcome[0].objective) == (5, 5)
     assert outcome[0].detail["objective"]["id"] == "jazzy_jeweler"
+
+
+def test_r22_a_rivals_wild_tiles_count_for_no_type_against_your_most_objective():
+    """The issue's reproduction: seat 1's two rainbows are wild for seat 1 only, so they do not
+    count as amethyst against seat 0 nor as citrine against seat 2 (RULINGS §6)."""
+    tallies = [
+        PlayerTally(seat=0, in_game=0, tile_gems=["amethyst"], objectives=["amethyst_aficionado"]),
+        PlayerTally(seat=1, in_game=0, tile_gems=["rainbow", "rainbow"]),
+        PlayerTally(seat=2, in_game=0, tile_gems=["citrine"], objectives=["citrine_crazy"]),
+    ]
+    assert [s.objective for s in score_game(tallies, ANY).seats] == [5, 0, 5]
+    # A game created under rules version 1 keeps counting them for the rival, as it did.
+    assert [s.objective for s in score_game(tallies, ANY, rules_for("1")).seats] == [0, 0, 0]
+
+
+def test_r22_a_rivals_iridia_relics_count_for_no_type_against_your_most_objective():
+    tallies = [
+        PlayerTally(seat=0, in_game=0, relics=["amethyst_ring"], objectives=["all_about_amethyst"]),
+        PlayerTally(seat=1, in_game=0, relics=["iridia_crown", "iridia_tiara"]),
+        PlayerTally(seat=2, in_game=0, relics=["sapphire_pendant"], objectives=["jazzy_jeweler"]),
+    ]
+    assert [s.objective for s in score_game(tallies, ANY).seats] == [7, 0, 5]

@@ -35,21 +35,25 @@ def seat_map(client, game_id: str, players: list[Player]) -> dict[int, Player]:
 
 
 def play_one(client, game_id: str, seats: dict[int, Player], rng: random.Random
-             ) -> tuple[int, dict] | None:
-    """Play one random legal command for whoever must act: (their seat, the command's answer),
-    or None when the game is over or only the server acts now (the Rhom)."""
+             ) -> tuple[int, dict, dict] | None:
+    """Play one random legal command for whoever must act: (their seat, the command's answer, the
+    command),
+    or None when the game is over or only the server acts now (the Rhom, a removal it is about
+    to play)."""
     game = client.get(f"/api/v1/games/{game_id}", headers=next(iter(seats.values())).headers).json
     if game["status"] != "active" or game["current_seat"] not in seats:
         return None
     player = seats[game["current_seat"]]
     legal = client.get(f"/api/v1/games/{game_id}/legal", headers=player.headers).json
+    if not legal["commands"] and legal["server_decides_at"] is not None:
+        return None
     assert legal["commands"], f"seat {legal['seat']} is to act but has no legal command"
     command = rng.choice(legal["commands"])
     response = client.post(f"/api/v1/games/{game_id}/commands",
                            json={"command": command, "expected_version": legal["version"]},
                            headers=player.headers)
     assert response.status_code == 201, (command, response.json)
-    return game["current_seat"], response.json
+    return game["current_seat"], response.json, command
 
 
 def secrets_hidden_from(state: Any, viewer: int | None, seed: str) -> set[str]:

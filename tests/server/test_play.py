@@ -74,15 +74,28 @@ def test_a_two_player_game_played_over_http_replays_from_its_export(database_url
     app = create_app({"DATABASE_URL": database_url, "SNAPSHOT_EVERY": 10})
     client = app.test_client()
     ada, bob = register("ada"), register("bob")
-    game = create_started_game(client, [ada, bob], public=True)
+    # A removal grace: the finished player chooses their removals over HTTP too (without one the
+    # scheduler removes the tile, and legal offers none).
+    game = create_started_game(client, [ada, bob], public=True, removal_grace_hours=1)
     game_id = game["id"]
     seats = seat_map(client, game_id, [ada, bob])
     assert sorted(seats) == [0, 1]
     rng = random.Random(20240611)
     views_then: dict[int, dict] = {}
-    steps = checks = 0
+    steps = checks = kept_unasked = 0
     while (posted := play_one(client, game_id, seats, rng)) is not None:
         steps += 1
+        # A command that resolves a pending roll first (anything but keep_roll, buying, selling
+        # and the die changes) says so in its answer (RULINGS §4).
+        seat, answer, command = posted
+        kept = any(e["type"] == "roll_kept" and e["payload"]["seat"] == seat
+                   for e in answer["events"])
+        if kept and command["type"] != "keep_roll":
+            assert command["type"] not in ("buy", "sell", "modify_die", "reroll", "roll_market")
+            assert answer["notes"] and answer["notes"][0].startswith("your pending roll was kept")
+            kept_unasked += 1
+        else:
+            assert answer["notes"] == []
         assert steps < 5000, "the game does not end"
         if steps % CHECK_EVERY == 0:
             checks += check_hidden_information(client, database_url, game_id, seats, posted)
@@ -90,6 +103,7 @@ def test_a_two_player_game_played_over_http_replays_from_its_export(database_url
             view = client.get(f"/api/v1/games/{game_id}/view", headers=seats[0].headers).json
             views_then[view["version"]] = view
     assert checks > 60
+    assert kept_unasked > 0
 
     final = client.get(f"/api/v1/games/{game_id}", headers=ada.headers).json
     assert final["status"] == "finished"

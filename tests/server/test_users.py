@@ -14,7 +14,8 @@ def test_register_returns_a_token_that_authenticates(client, ada):
     me = client.get("/api/v1/users/me", headers=ada.headers)
     assert me.status_code == 200
     assert me.json == {"id": ada.id, "name": "ada", "email": "ada@example.org",
-                       "verified": False, "preferences": {"email": "every_turn"}}
+                       "verified": False,
+                       "preferences": {"email": "every_turn", "removals": "automatic"}}
 
 
 def test_tokens_are_stored_hashed(database_url, ada):
@@ -66,10 +67,22 @@ def test_preferences_can_be_set(client, ada):
     response = client.patch("/api/v1/users/me/preferences", json={"email": "reminders"},
                             headers=ada.headers)
     assert response.status_code == 200
-    assert response.json["preferences"] == {"email": "reminders"}
+    assert response.json["preferences"] == {"email": "reminders", "removals": "automatic"}
     assert client.get("/api/v1/users/me", headers=ada.headers).json["preferences"] == {
-        "email": "reminders"}
+        "email": "reminders", "removals": "automatic"}
     body = assert_error(client.patch("/api/v1/users/me/preferences", json={"email": "daily"},
                                      headers=ada.headers), 422, "email")
     assert "every_turn" in str(body["details"])
     assert_error(client.patch("/api/v1/users/me/preferences", json={"email": "none"}), 401)
+
+
+def test_a_player_may_choose_their_own_removals(client, ada):
+    response = client.patch("/api/v1/users/me/preferences", json={"removals": "choose"},
+                            headers=ada.headers)
+    assert response.status_code == 200
+    assert response.json["preferences"] == {"email": "every_turn", "removals": "choose"}
+    body = assert_error(client.patch("/api/v1/users/me/preferences", json={"removals": "mine"},
+                                     headers=ada.headers), 422, "removals")
+    assert "automatic" in str(body["details"])
+    assert_error(client.patch("/api/v1/users/me/preferences", json={}, headers=ada.headers),
+                 422, "give email, removals or both")

@@ -128,7 +128,8 @@ def test_the_replay_steps_through_versions_and_refuses_one_that_is_not_there(cli
 def test_a_finished_game_shows_the_scores_and_the_revealed_seed(client, ada, bob):
     import random
 
-    game = create_started_game(client, [ada, bob], public=True)
+    # A removal grace: the players choose their removals (the server would play them at once).
+    game = create_started_game(client, [ada, bob], public=True, removal_grace_hours=1)
     seats = {client.get(f"/api/v1/games/{game['id']}", headers=p.headers).json["my_seat"]: p
              for p in (ada, bob)}
     before = client.get(f"/games/{game['id']}").get_data(as_text=True)

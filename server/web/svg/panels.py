@@ -40,7 +40,7 @@ class Column:
         width = int((PANEL_WIDTH - 16 - indent) / 7)
         for i, piece in enumerate(textwrap.wrap(words, width) or [""]):
             self.parts.append(text(self.x + indent + (12 if i else 0), self.y + 11, piece,
-                                   font_size=12, fill="#222", **style))
+                                   **{"font_size": 12, "fill": "#222", **style}))
             self.y += LINE
 
 
