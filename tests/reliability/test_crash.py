@@ -35,6 +35,9 @@ def _player_loop(base: str, game_id: str, seats: dict, seed: int, stop: threadin
                 return
             player = seats[info["current_seat"]]
             legal = api.ok("GET", f"/games/{game_id}/legal", player)
+            if not legal["commands"]:  # a removal the server is about to play (RULINGS §5)
+                time.sleep(0.05)
+                continue
             body = {"command": rng.choice(legal["commands"]), "expected_version": legal["version"]}
             key = f"{game_id}-{legal['version']}"
             in_flight[game_id] = (player, body, key)
