@@ -7,13 +7,13 @@ import socket
 from datetime import UTC, datetime
 
 import pytest
-from aiosmtpd.controller import Controller
 
 import engine
 from engine import notation
 from tests.conftest import empty_every_table
 from tests.inbound.post import PostOffice, text_of
-from tests.scheduler.helpers import Clock, MailHandler, Table
+from tests.scheduler.conftest import smtp_server  # noqa: F401  (the fixture `sink` uses)
+from tests.scheduler.helpers import Clock, Table
 
 
 def free_port() -> int:
@@ -30,16 +30,10 @@ def db_url(request):
 
 
 @pytest.fixture
-def sink():
-    """A real SMTP server catching what the server sends; yields its handler and port."""
-    handler = MailHandler()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    try:
-        yield handler, controller.port
-    finally:
-        controller.stop()
-        asyncio.set_event_loop(None)
+def sink(smtp_server):  # noqa: F811  (the imported fixture, by name)
+    """A real SMTP server catching what the server sends (the scheduler tests' own); yields its
+    handler and port."""
+    return smtp_server
 
 
 @pytest.fixture
