@@ -139,7 +139,9 @@ def and_list(parts: list[str]) -> str:
 def relic_text(relic_id: str) -> str:
     """`Jewelry, lead gem amethyst; needs 2 amethyst and 1 citrine; 5 points.`"""
     relic = RELICS[relic_id]
-    needs = and_list([f"{n} {gem}" for gem, n in relic.requires])
+    # The lead gem first, as the rulebook's reference guide lists them.
+    needs = and_list([f"{n} {gem}" for gem, n in sorted(relic.requires,
+                                                        key=lambda r: r[0] != relic.lead_gem)])
     if relic.category == "iridia":
         kind = "Iridia (wild: counts as Jewelry, Tech or Lore, and as any lead gem)"
     else:

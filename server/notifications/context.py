@@ -5,7 +5,8 @@ Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happene
 lines, engine/narrate.py), board (the view as `iridescia show --no-color` draws it,
 engine/text_board.py), typed (the notation lines the recipient may send now) and typed_more (how
 many more there are), scores (name, total, rank), score_lines (each seat's breakdown), played,
-reason, commands (show, legal, play: a CLI example).
+reason, commands (show, legal, play: a CLI example), own_cards (the texts of the recipient's
+objectives and items).
 """
 
 import textwrap
@@ -145,6 +146,19 @@ def happened_since_last_turn(
     return lines
 
 
+def own_cards(view: dict, seat: int) -> list[str]:
+    """The texts of the recipient's own objectives and items (engine/card_text.py): the text part
+    has them in its board; the HTML part, whose board is a picture, lists them."""
+    from engine.wording import item_text, objective_text
+
+    me = next((p for p in view.get("players") or [] if p["seat"] == seat), None)
+    if me is None:
+        return []
+    version = view.get("rules_version")
+    return ([f"Objective: {objective_text(o, version)}" for o in me.get("objectives") or []]
+            + [f"Item: {item_text(i, version)}" for i in me.get("items") or []])
+
+
 def typed_lines(state, seat: int) -> list[str]:
     """The notation lines (engine/notation.py) `seat` may send now, each once."""
     import engine
@@ -222,6 +236,7 @@ def build_context(
         "deadline": deadline if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
         "board": board_for(view, game, version, names),
+        "own_cards": own_cards(view, seat),
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),
         "scores": _scores(state, names) if over else [],
