@@ -200,15 +200,15 @@ class ApiClient:
     def get(self, path: str, **kwargs):
         return self.request("GET", path, **kwargs)
 
-    def get_every_page(self, path: str, page_size: int = PAGE_SIZE) -> list:
+    def get_every_page(self, path: str, page_size: int | None = None) -> list:
         """Every item of a paginated list (GET /games): page after page, as long as the
         answer's X-Pagination names a next one."""
         items: list = []
         seen: set = set()
         page = 1
         for _ in range(MAX_PAGES):
-            body, headers = self.request("GET", path, params={"page": page, "page_size": page_size},
-                                         with_headers=True)
+            params = {"page": page, "page_size": page_size or PAGE_SIZE}
+            body, headers = self.request("GET", path, params=params, with_headers=True)
             for item in body or []:
                 key = item.get("id") if isinstance(item, dict) else None
                 if key is None or key not in seen:  # a game may move up a page meanwhile
