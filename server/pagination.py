@@ -29,6 +29,14 @@ class LinkedPages:
             headers["Link"] = ", ".join(links)
         return result, headers
 
+    def _prepare_pagination_doc(self, doc, doc_info, **kwargs):  # noqa: ANN001, ANN003, ANN202
+        # flask-smorest documents the page parameters' 422 with its generic response, over the
+        # view's own (document_errors, with the operation's example): the view's wins.
+        documented = dict(doc.get("responses", {}))
+        doc = super()._prepare_pagination_doc(doc, doc_info, **kwargs)
+        doc.setdefault("responses", {}).update(documented)
+        return doc
+
     def _document_pagination_metadata(self, spec, resp_doc):  # noqa: ANN001, ANN202
         super()._document_pagination_metadata(spec, resp_doc)
         resp_doc["headers"]["Link"] = LINK_HEADER

@@ -16,7 +16,9 @@ RESERVED = ("join",)
 
 
 class GameIdConverter(BaseConverter):
-    regex = "(?!(?:" + "|".join(RESERVED) + ")$)[^/]+"
+    # The lookahead ends at the segment's end, a slash or the path's end: werkzeug may match
+    # the segment within the rest of the path.
+    regex = "(?!(?:" + "|".join(RESERVED) + ")(?:/|$))[^/]+"
 
 
 def parameter_schema(_converter: Any) -> dict:
