@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ENV_PREFIX = "IRIDESCIA_"
+# The longest ``?wait`` of the event feed: the spec's maximum (a longer one is a 422), the
+# default of LONG_POLL_MAX_SECONDS and the most it may be set to.
+LONG_POLL_LIMIT_SECONDS = 30
 
 
 @dataclass(frozen=True)
@@ -102,11 +105,18 @@ class Settings:
     X-Forwarded-Proto (werkzeug's ProxyFix): the client address of the rate limits is then the
     one they saw. 0 (the default) ignores those headers, which anybody can write."""
 
+    CORS_ORIGINS: str = ""
+    """Origins whose pages may call the API from a browser (CORS), comma-separated, e.g.
+    ``https://app.example.org,http://localhost:3000``; ``*`` for any. Only /api/, with a bearer
+    token (no cookies). Empty (the default): none, browsers allow same-origin calls only."""
+
     MAX_BODY_BYTES: int = 64 * 1024
     """Largest accepted request body in bytes; a larger one answers 413."""
 
-    LONG_POLL_MAX_SECONDS: int = 30
-    """Upper bound of the ``wait`` parameter of the event feed."""
+    LONG_POLL_MAX_SECONDS: int = LONG_POLL_LIMIT_SECONDS
+    """The longest the event feed waits (``events?wait=``): a longer wait, up to 30 (the API's
+    documented maximum), waits this long; more than 30 is refused. It may be set lower, not
+    higher."""
 
     LONG_POLL_MAX_PER_CLIENT: int = 4
     """Open long-polls (``events?wait=``) one client (its token, else its address) may hold in one
@@ -159,6 +169,12 @@ class Settings:
 
     extra: dict[str, Any] = field(default_factory=dict)
     """Any other ``create_app`` key, passed through to ``app.config`` unchanged (e.g. TESTING)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.LONG_POLL_MAX_SECONDS <= LONG_POLL_LIMIT_SECONDS:
+            raise ValueError(f"setting {ENV_PREFIX}LONG_POLL_MAX_SECONDS must be 0 to "
+                             f"{LONG_POLL_LIMIT_SECONDS} (the API documents ?wait up to "
+                             f"{LONG_POLL_LIMIT_SECONDS}), got {self.LONG_POLL_MAX_SECONDS}")
 
     @classmethod
     def load(
