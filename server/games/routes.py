@@ -527,8 +527,9 @@ class Export(MethodView):
     @blp.arguments(ExportQuerySchema(), location="query")
     @blp.response(200, ExportSchema)
     @blp.doc(security=SECURITY_OPTIONAL)
-    @document_errors(401, 404, 409, 429, e404=E404,
-                     e409="game k3x9q2ab is not over: the log and seed are exported at the end")
+    @document_errors(401, 404, 409, 422, 429, e404=E404,
+                     e409="game k3x9q2ab is not over: the log and seed are exported at the end",
+                     e422="invalid request: messages: must be true or false, not 'yes'")
     def get(self, query: dict, game_id: str):
         """The whole log, every command and the seed, once the game is over; with
         ``?messages=true`` the table talk you may read too."""

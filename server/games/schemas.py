@@ -8,7 +8,7 @@ from marshmallow import fields, validate
 from server.config import LONG_POLL_LIMIT_SECONDS
 from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
-from server.strict_fields import StrictBoolean
+from server.strict_fields import StrictBoolean, StrictQueryBoolean
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
 # Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
@@ -321,6 +321,6 @@ class ExportSchema(ma.Schema):
 
 
 class ExportQuerySchema(ma.Schema):
-    messages = fields.Boolean(load_default=False,
+    messages = StrictQueryBoolean(load_default=False,
                               metadata={"description": "Add the game's table talk (off by "
                                                        "default: the log is the game)"})

@@ -31,12 +31,12 @@ def refuse(error: service.MessageRefused):
     fail(error.status, error.message, headers=headers, **details)
 
 
-@blp.route("/<game_id>/messages")
+@blp.route("/<game_id:game_id>/messages")
 class Messages(MethodView):
     @blp.arguments(MessagePostSchema())
     @blp.response(201, MessageSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 403, 404, 413, 422, 429, e404=E404,
+    @document_errors(400, 401, 403, 404, 413, 415, 422, 429, e404=E404,
                      e403="only the players of game k3x9q2ab talk on its players' channel",
                      e422="a message has at most 1,000 characters; yours has 1,204: shorten it "
                           "or say it in two messages",
@@ -62,7 +62,9 @@ class Messages(MethodView):
     @blp.response(200, MessageListSchema)
     @blp.doc(security=SECURITY_OPTIONAL)
     @document_errors(401, 403, 404, 422, 429, e404=E404,
-                     e403="only the game's players read its players' channel")
+                     e403="only the game's players read its players' channel",
+                     e422="invalid request: limit: Must be greater than or equal to 1 and "
+                          "less than or equal to 200.")
     def get(self, query: dict, game_id: str):
         """The messages you may read, each marked with its channel: a player reads both, anyone
         else a public game's spectators' channel. ``since`` gives only newer ones."""

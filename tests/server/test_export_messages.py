@@ -34,3 +34,15 @@ def test_the_export_carries_the_messages_only_when_asked(database_url):
         assert export["events"] == plain["events"]
     assert table._call("get", f"/games/{game_id}/export?messages=true", bob)["messages"][0][
         "channel"] == "players"
+
+
+def test_the_messages_switch_is_true_or_false_only(database_url):
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True})
+    table = Table(app)
+    ada, bob = table.register("Ada"), table.register("Bob")
+    game_id = table.new_game(ada, [bob])
+    for spelling in ("yes", "1", "on", "True"):
+        response = table.client.get(f"/api/v1/games/{game_id}/export?messages={spelling}",
+                                    headers={"Authorization": f"Bearer {ada.token}"})
+        assert response.status_code == 422, spelling
+        assert f"must be true or false, not '{spelling}'" in response.get_json()["message"]
