@@ -9,7 +9,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from server import db, errors, json_codec, parsing, rate_limits, wakeups, web
+from server import api_schemas, db, errors, json_codec, parsing, rate_limits, wakeups, web
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -71,7 +71,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     db.init_app(app)
     wakeups.init_app(app)
-    api = IridesciaApi(app)
+    api = IridesciaApi(app, spec_kwargs={"extra_plugins": [api_schemas.OperationIds()]})
+    api_schemas.init_api(api)
     api.spec.components.security_scheme(
         "bearerAuth",
         {"type": "http", "scheme": "bearer", "description": "The API token from POST /users"},

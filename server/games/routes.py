@@ -18,7 +18,7 @@ from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.db import db_session
 from server.docs import document_errors
 from server.errors import fail
-from server.games import invitation_limits, lobby, posting, service
+from server.games import invitation_limits, lobby, posting, seat_kinds, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.posting import GameRow
@@ -262,7 +262,7 @@ class View(MethodView):
         import engine
 
         state = service.load_state(session, game, version)
-        body = dict(engine.view(state, seat.seat if seat is not None else None))
+        body = seat_kinds.with_bot_kinds(engine.view(state, seat.seat if seat is not None else None))
         body["version"] = version
         return plain_json(body, 200, {"ETag": etag})
 
