@@ -50,7 +50,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         API_TITLE="Iridescia",
         API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # 3.1: JSON Schema, where a typed value may also be null
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",

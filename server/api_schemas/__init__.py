@@ -51,8 +51,8 @@ def _typed_properties(self, field, ret: dict, **_kwargs) -> dict:  # noqa: ANN00
     if not isinstance(field, _Documented):
         return {}
     ret.pop("type", None)  # the component says it
-    if ret or field.allow_none:  # a $ref takes no siblings in OpenAPI 3.0: wrap it
-        return {"allOf": [ref(field.component)]}
+    if field.allow_none:
+        return {"anyOf": [ref(field.component), {"type": "null"}]}
     return ref(field.component)
 
 

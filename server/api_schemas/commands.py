@@ -42,8 +42,8 @@ def _command_schema(cls: type) -> dict:
         schema = field_schema(hints[field.name], field.name, objects={"Options": _ref("Options")})
         if cls is engine_commands.PlayItem and field.name != "item":
             # Each item takes only its own fields (PLAY_ITEM_FIELDS), never as null.
-            schema = schema["allOf"][0] if "allOf" in schema else {
-                key: value for key, value in schema.items() if key != "nullable"}
+            schema = schema["anyOf"][0] if "anyOf" in schema else {
+                **schema, "type": schema["type"][0]}
             takes = [item for item, wanted in engine_commands.PLAY_ITEM_FIELDS.items()
                      if field.name in wanted]
             schema = described(schema, f"Only for {', '.join(takes)}")

@@ -72,8 +72,8 @@ def _payload_schema(cls: type) -> dict:
         properties[field.name] = schema
     if cls is engine_events.GameStarted:
         # Each seat's objectives; another seat's are null while the game runs.
-        properties["objectives"]["items"]["items"] = nullable(properties["objectives"]["items"]
-                                                              ["items"])
+        objectives = properties["objectives"]["items"]
+        objectives["items"] = nullable(objectives["items"])
     schema = {"type": "object", "properties": properties, "required": list(properties),
               "additionalProperties": False}
     doc = own_docstring(cls)

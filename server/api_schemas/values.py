@@ -36,15 +36,16 @@ def per_gem(value: dict) -> dict:
 
 
 def nullable(schema: dict) -> dict:
-    if "$ref" in schema:
-        return {"nullable": True, "allOf": [schema]}
-    return {**schema, "nullable": True}
+    """``schema`` or null (OpenAPI 3.1, i.e. JSON Schema 2020-12)."""
+    if "type" in schema and "$ref" not in schema:
+        out = {**schema, "type": [schema["type"], "null"]}
+        if "enum" in schema:
+            out["enum"] = [*schema["enum"], None]
+        return out
+    return {"anyOf": [schema, {"type": "null"}]}
 
 
 def described(schema: dict, description: str) -> dict:
-    """``schema`` with a description (beside a $ref, which takes no siblings in OpenAPI 3.0)."""
-    if "$ref" in schema:
-        return {"allOf": [schema], "description": description}
     return {**schema, "description": description}
 
 
