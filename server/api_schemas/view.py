@@ -110,7 +110,10 @@ def components() -> dict[str, dict]:
                      "detail": {"type": "object", "additionalProperties": True,
                                 "description": "The chosen sets and wilds"}})
     outcome = _closed({"seats": _array(_ref("SeatScore")), "winners": _array(SEAT)})
-    return {"Options": _options(), "Pending": pending, "Tile": tile, "TileBonus": bonus,
+    waiting = {"type": "string", "enum": list(PENDING_KINDS),
+               "description": "What a running game waits for: a turn, the Rhom's turn, a "
+                              "removal, or a decision inside a turn"}
+    return {"GamePendingKind": waiting, "Options": _options(), "Pending": pending, "Tile": tile, "TileBonus": bonus,
             "BoardHex": board_hex, "BoardRow": board_row, "ViewTurn": turn, "Market": market,
             "ViewPlayer": player, "Roll": roll, "RhomView": rhom, "SeatScore": score,
             "Outcome": outcome}

@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 
 from server.api_schemas import Typed, TypedObject
 from server.api_schemas.events import ACTOR
-from server.api_schemas.view import PENDING_KINDS, PLAYER_KINDS
+from server.api_schemas.view import PLAYER_KINDS
 from server.plain_text import PlainEmail
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
@@ -148,10 +148,8 @@ class GameSchema(ma.Schema):
     is_my_turn = fields.Boolean(required=True)
     my_seat = fields.Integer(required=True, allow_none=True)
     current_seat = fields.Integer(required=True, allow_none=True)
-    pending_kind = fields.String(required=True, allow_none=True, metadata={
-        "enum": [*PENDING_KINDS, None],
-        "description": "What the game waits for: a turn, the Rhom's turn, a removal, or a "
-                       "decision inside a turn; null when it is not running"})
+    pending_kind = Typed("GamePendingKind", required=True, allow_none=True, metadata={
+        "description": "null when the game is not running"})
     deadline_at = fields.DateTime(required=True, allow_none=True)
     created_at = fields.DateTime(required=True)
 
