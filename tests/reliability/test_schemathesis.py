@@ -16,12 +16,13 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from server import create_app
+from tests.conftest import empty_every_table
 from tests.reliability.helpers import Api, event_log, verify_log
 
 EXAMPLES = 8  # per operation, mode and caller: bounded so the whole run stays near 20 s
 ROTATION = "POST /api/v1/users/me/token"
 # Scenarios of the stateful phase, and steps in each (a create or join, then linked calls).
-SCENARIOS, STEPS = 40, 8
+SCENARIOS, STEPS = 100, 10
 # Schema-valid bodies may still break a rule between fields (the Rhom with 3 players) or a game
 # rule (a legal-looking command that is not legal now): a documented 422, not a defect.
 RULES_THE_SPEC_CANNOT_EXPRESS = [schemathesis.checks.positive_data_acceptance]
@@ -120,23 +121,37 @@ def test_schemathesis_token_rotation_in_its_own_case(fuzz_app):
 def test_schemathesis_stateful_phase_follows_the_links(fuzz_app, database_url):
     """Scenarios start at createGame or joinGame and follow the links to the game's reads and
     posts with its real id, as a seated player; every answer must match the spec (status,
-    headers, body), never a 500, and every game it made must replay."""
+    headers, body), never a 500, and every game a scenario made must replay. Each scenario
+    starts from the same tables (two players, one game), so that Hypothesis sees the same
+    answers for the same choices."""
     api = Api(fuzz_app.test_client())
-    ada, bob = api.register("ada"), api.register("bob")
-    api.new_game(ada, [bob], public=True)  # something for the lists to list
+    db = fuzz_app.extensions["iridescia_db"]
     schema = schemathesis.openapi.from_wsgi("/openapi.json", fuzz_app).exclude(
         operation_id="rotateToken")
     calls: Counter = Counter()
+    caller: dict[str, str] = {}
+    replayed: list[str] = []
 
-    @schema.auth()
-    class AdasToken:  # the auth checks then know it is a real token, and probe without it
+    def fresh_tables() -> None:
+        for game_id in sorted({row[1] for row in event_log(db) if row[0] == "event"}):
+            verify_log(db, game_id)
+            replayed.append(game_id)
+        empty_every_table(database_url)
+        ada, bob = api.register("ada"), api.register("bob")
+        api.new_game(ada, [bob], public=True)  # something for the lists to list
+        caller["token"] = ada.token
+
+    @schema.auth(refresh_interval=None)  # a new token each scenario: never cached
+    class SeatedPlayersToken:  # the auth checks then know it is a real token, and probe without
         def get(self, case, context):
-            return ada.token
+            return caller["token"]
 
         def set(self, case, token, context):
             case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
 
     class Scenarios(schema.as_state_machine()):
+        def setup(self):
+            fresh_tables()
 
         def validate_response(self, response, case, additional_checks=None, **kwargs):
             calls[(case.operation.label, response.status_code)] += 1
@@ -147,15 +162,13 @@ def test_schemathesis_stateful_phase_follows_the_links(fuzz_app, database_url):
     Scenarios.run(settings=settings(max_examples=SCENARIOS, stateful_step_count=STEPS,
                                     deadline=None, database=None, derandomize=True,
                                     suppress_health_check=list(HealthCheck)))
+    fresh_tables()  # the last scenario's games replay too
     operations = {label for label, _status in calls}
     linked = {label for label, status in calls if "{game_id}" in label and status < 400}
     assert "POST /api/v1/games" in operations
     assert {"GET /api/v1/games/{game_id}", "GET /api/v1/games/{game_id}/view"} <= linked, calls
-    db = fuzz_app.extensions["iridescia_db"]
-    games = {row[1] for row in event_log(db) if row[0] == "event"}
-    for game_id in games:
-        verify_log(db, game_id)
+    assert replayed
     total = sum(calls.values())
     print(f"schemathesis stateful: {total} requests over {len(operations)} operations, "
-          f"{len(linked)} reached through a link; {len(games)} games replayed; "
+          f"{len(linked)} reached through a link; {len(replayed)} games replayed; "
           f"{dict(sorted(calls.items()))}")
