@@ -54,7 +54,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL=web.DOCS_ASSETS,  # the swagger-ui-bundle package's files
+        OPENAPI_SWAGGER_UI_URL=web.DOCS_ASSETS,  # Swagger UI 5, from flask-swagger-ui (server/web)
         API_SPEC_OPTIONS={
             "info": {
                 "description": (
