@@ -8,6 +8,7 @@ from marshmallow import fields, validate
 from server.api_schemas import Typed, TypedObject
 from server.api_schemas.events import ACTOR
 from server.api_schemas.view import PLAYER_KINDS
+from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
@@ -297,3 +298,13 @@ class ExportSchema(ma.Schema):
     commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
     events = fields.List(Typed("Event"), required=True)
     outcome = Typed("Outcome", required=True)
+    messages = fields.List(fields.Nested(MessageSchema),
+                           metadata={"description": "With ?messages=true: the table talk you may "
+                                                    "read (a player: both channels), oldest "
+                                                    "first"})
+
+
+class ExportQuerySchema(ma.Schema):
+    messages = fields.Boolean(load_default=False,
+                              metadata={"description": "Add the game's table talk (off by "
+                                                       "default: the log is the game)"})
