@@ -24,8 +24,9 @@ from server.auth import (
 )
 from server.errors import fail
 from server.games import service
+from server.games.pace import pace_name, time_left
 from server.mail.outbox import dedupe_key
-from server.models import Game, Invitation, Outbox, Seat, User
+from server.models import Game, Invitation, Outbox, Seat, User, utcnow
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 # Bot seats are named in the order they were created: "Bot Amber (strong)", ...
@@ -404,5 +405,7 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
         "current_seat": game.current_seat,
         "pending_kind": game.pending_kind,
         "deadline_at": game.deadline_at,
+        "pace": pace_name(game.turn_deadline_hours),
+        "time_left": time_left(game.deadline_at, utcnow()),
         "created_at": game.created_at,
     }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.games.pace import DEFAULT_PACE, PACES
 from server.plain_text import PlainEmail
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
@@ -58,13 +59,20 @@ class GameCreateSchema(ma.Schema):
     public = fields.Boolean(load_default=False,
                             metadata={"description": "Anyone may watch without a token"})
     # strict: a fraction would be truncated, and 0.5 hours would silently mean "off".
+    pace = fields.String(
+        validate=validate.OneOf(PACES),
+        metadata={"description": "The time control: 1d, 3d or 7d a turn (reminders every 12, 24 "
+                                 "or 48 hours), or none (no deadline; a reminder every 3 days). "
+                                 "Default 3d. Give this or turn_deadline_hours.",
+                  "example": "3d"})
     reminder_interval_hours = fields.Integer(
-        load_default=24, strict=True, validate=validate.Range(0, 24 * 30),
-        metadata={"description": "Hours between reminders while it is your turn; 0: none"})
+        strict=True, validate=validate.Range(0, 24 * 30),
+        metadata={"description": "Hours between reminders while it is your turn; 0: none "
+                                 "(default: the pace's)"})
     turn_deadline_hours = fields.Integer(
-        load_default=72, strict=True, validate=validate.Range(0, 24 * 90),
+        strict=True, validate=validate.Range(0, 24 * 90),
         metadata={"description": "Hours a player has per turn before the server plays it; "
-                                 "0: no deadline"})
+                                 "0: no deadline (default: the pace's, 72)"})
     absent_after_missed = fields.Integer(
         load_default=2, strict=True, validate=validate.Range(0, 50),
         metadata={"description": "Missed deadlines in a row after which the seat is absent and "
@@ -108,6 +116,16 @@ class GameCreateSchema(ma.Schema):
             data["rhom"] = True
         return data
 
+    @ma.post_load
+    def _hours_of_the_pace(self, data: dict, **_kwargs) -> dict:
+        if "pace" in data and "turn_deadline_hours" in data:
+            raise ma.ValidationError(
+                "give the pace (1d, 3d, 7d or none) or turn_deadline_hours, not both", "pace")
+        deadline, reminders = PACES[data.pop("pace", DEFAULT_PACE)]
+        data.setdefault("turn_deadline_hours", deadline)
+        data.setdefault("reminder_interval_hours", reminders)
+        return data
+
 
 class PlayerSchema(ma.Schema):
     seat = fields.Integer(required=True, allow_none=True,
@@ -144,6 +162,12 @@ class GameSchema(ma.Schema):
     current_seat = fields.Integer(required=True, allow_none=True)
     pending_kind = fields.String(required=True, allow_none=True)
     deadline_at = fields.DateTime(required=True, allow_none=True)
+    pace = fields.String(required=True, metadata={
+        "description": "The time control: 1d, 3d, 7d, none, or the hours a turn (e.g. 48h)",
+        "example": "3d"})
+    time_left = fields.String(required=True, allow_none=True, metadata={
+        "description": "Until the deadline, in words, when the server answered (\"2 days 4 "
+                       "hours left\"); null without a deadline", "example": "2 days 4 hours left"})
     created_at = fields.DateTime(required=True)
 
 

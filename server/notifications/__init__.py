@@ -247,6 +247,7 @@ def outbox_row(
 ) -> dict | None:
     """The outbox row's values for `notice` about `game` at its current version, or None when
     the recipient does not want it (or no longer exists)."""
+    from server.games.pace import time_left
     from server.notifications.context import format_time
 
     if user is None or not wanted(notice, user.preference):
@@ -255,6 +256,7 @@ def outbox_row(
     if notice.kind in QUOTES_DEADLINE and game.deadline_at is not None:
         # The deadline as it is now: by the time the mail is rendered the game may have moved on.
         extra["deadline"] = format_time(game.deadline_at)
+        extra["time_left"] = time_left(game.deadline_at, now)
     return {
         "dedupe_key": notice.dedupe_key,
         "game_id": game.id,

@@ -204,6 +204,7 @@ def build_context(
 
     extra = dict(extra or {})
     deadline = extra.pop("deadline", None)
+    left = extra.pop("time_left", None)
     names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)
@@ -220,6 +221,7 @@ def build_context(
         "your_turn": your_turn,
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
+        "time_left": left if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
         "board": board_for(view, game, version, names),
         "typed": typed[:TYPED_LINES],

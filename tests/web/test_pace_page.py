@@ -1,0 +1,17 @@
+"""The game page shows the game's pace and the time left to play."""
+
+from __future__ import annotations
+
+import re
+
+from tests.server.play import create_started_game
+
+
+def test_the_page_shows_the_pace_and_the_time_left(client, ada, bob):
+    game = create_started_game(client, [ada, bob], public=True, pace="1d")
+    html = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "Pace: 1d a turn." in html
+    assert re.search(r"Deadline: \S+ \S+ UTC \((23 hours 59 minutes|1 day) left\)\.", html)
+    untimed = create_started_game(client, [ada, bob], public=True, pace="none")
+    html = client.get(f"/games/{untimed['id']}").get_data(as_text=True)
+    assert "Pace: no deadline." in html and "Deadline:" not in html
