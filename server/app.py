@@ -87,12 +87,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from server.inbound.routes import blp as mail_blp
     from server.users.pages import pages as account_pages
     from server.users.routes import blp as users_blp
+    from server.vacations.routes import blp as vacations_blp
 
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")
+    api.register_blueprint(vacations_blp, url_prefix=API_PREFIX)
     app.register_blueprint(account_pages)
     app.extensions["iridescia_api"] = api
     if not app.testing:

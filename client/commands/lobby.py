@@ -79,6 +79,14 @@ def games(app: App, as_json: bool) -> None:
         deadline = short_time(game.get("deadline_at"))
         if game.get("time_left"):
             deadline += f" ({game['time_left']})"
+        elif game.get("paused"):
+            deadline = "paused"
+        else:
+            away = next((p.get("away_until") for p in game.get("players", [])
+                         if p.get("seat") == game.get("current_seat") and p.get("away_until")),
+                        None)
+            if away and game.get("status") == "active":
+                deadline = f"away until {short_time(away)}"
         click.echo(
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
             f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} {deadline}"

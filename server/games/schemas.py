@@ -138,6 +138,10 @@ class PlayerSchema(ma.Schema):
     bot_policy = fields.String(required=True, allow_none=True,
                                metadata={"description": "The engine policy of a bot seat; null "
                                                         "for the others"})
+    away_until = fields.DateTime(required=True, allow_none=True, metadata={
+        "description": "The player is on vacation until then (their turns wait); null: here"})
+    wants_pause = fields.Boolean(required=True, metadata={
+        "description": "The player asked to pause the game (it pauses when every player has)"})
 
 
 class GameSchema(ma.Schema):
@@ -168,6 +172,9 @@ class GameSchema(ma.Schema):
     time_left = fields.String(required=True, allow_none=True, metadata={
         "description": "Until the deadline, in words, when the server answered (\"2 days 4 "
                        "hours left\"); null without a deadline", "example": "2 days 4 hours left"})
+    paused = fields.Boolean(required=True, metadata={
+        "description": "Paused by all its players: no deadline, reminder or automatic turn "
+                       "until one of them resumes it"})
     created_at = fields.DateTime(required=True)
 
 

@@ -90,7 +90,8 @@ def _play(db, record_id, letter, user: User, token, now: datetime):
         game = session.get(Game, game.id)
         context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
             else {}
-        intro = _stopped_note(report.words) or ("" if to_run else "Your mail had no command in it.")
+        intro = " ".join(report.notes) or _stopped_note(report.words) or (
+            "" if to_run else "Your mail had no command in it.")
         text = answer.render_answer(
             name=user.name,
             intro=intro,

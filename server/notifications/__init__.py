@@ -53,11 +53,12 @@ class SeatRow:
     missed_turns: int
     absent: bool
     choose_removals: bool = False  # the user's preference (users.choose_removals)
+    away_until: datetime | None = None  # the user's vacation (server/vacations)
 
 
 _TABLE_COLUMNS = (
     Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
-    User.choose_removals, User.email, User.email_preference, Seat.mail_stopped,
+    User.choose_removals, User.email, User.email_preference, Seat.mail_stopped, User.away_until,
 )
 
 
@@ -78,12 +79,12 @@ _TABLE = Prepared(
 
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
     """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
-    seats = [SeatRow(*row[:6], bool(row[6])) for row in rows]
+    seats = [SeatRow(*row[:6], bool(row[6]), row[10]) for row in rows]
     # A seat whose player replied `stop` gets no more mail about this game.
     users = {
-        user_id: Recipient(email, "none" if stopped else preference)
-        for _id, _seat, _kind, user_id, _missed, _absent, _choose, email, preference, stopped in rows
-        if user_id is not None and email is not None
+        row[3]: Recipient(row[7], "none" if row[9] else row[8])
+        for row in rows
+        if row[3] is not None and row[7] is not None
     }
     return seats, users
 
@@ -357,6 +358,7 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
                 row.seat,
                 names.get(row.user_id, ""),
                 row.extra,
+                queued_at=row.created_at,
             )
             subject, text, html = render(row.kind, context)
             rendered[row.id] = (subject[:200], text, html)

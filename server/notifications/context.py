@@ -196,11 +196,14 @@ def build_context(
     seat: int,
     name: str,
     extra: dict | None = None,
+    queued_at: datetime | None = None,
 ) -> dict:
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
     notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
     import engine
+    from server.models import utcnow
+    from server.notifications.table_notes import table_notes
 
     extra = dict(extra or {})
     deadline = extra.pop("deadline", None)
@@ -223,6 +226,7 @@ def build_context(
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
+        "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
         "board": board_for(view, game, version, names),
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),

@@ -236,3 +236,30 @@ def test_watch_and_wait_block_until_the_other_player_acts(table, isolated, live)
     assert waited.exit_code == 0, waited.output
     assert waited.output == "Your turn.\n"
     assert time.monotonic() - started >= 1.0
+
+
+def test_vacation_pause_and_resume(table):
+    from datetime import UTC, datetime, timedelta
+
+    cli, game, first, second, _seat = table
+    until = (datetime.now(UTC).date() + timedelta(days=3)).isoformat()
+    away = cli(first, "vacation", "--until", until)
+    assert away.exit_code == 0, away.output
+    year = datetime.now(UTC).year
+    assert away.output == (f"Away until {until} 00:00 UTC: your turns wait for you.\n"
+                           f"Vacation days left in {year}: 18 of 21.\n")
+    row = cli(second, "games").output.splitlines()[1]
+    assert row.endswith(f"away until {until} 00:00 UTC")  # it is the one away's turn
+    back = cli(first, "vacation", "--end")
+    assert back.output.startswith("You are not away.\n")
+    again = cli(first, "vacation", "--end")
+    assert again.exit_code == 1 and "you are not on vacation" in again.output
+    past = cli(first, "vacation", "--until", "2020-01-01")
+    assert past.exit_code == 1 and "2020-01-01 is not after today" in past.output
+
+    assert cli(first, "pause", game).output == (
+        f"Game {game}: pause asked; waiting for {second.capitalize()}.\n")
+    assert cli(second, "pause", game).output == (
+        f"Game {game} is paused: no deadline runs until a player resumes it.\n")
+    assert cli(first, "games").output.splitlines()[1].endswith("paused")
+    assert cli(first, "resume", game).output == f"Game {game} runs: its clocks run again.\n"
