@@ -198,6 +198,9 @@ class ApiClient:
     def patch(self, path: str, body: dict, **kwargs):
         return self.request("PATCH", path, json=body, **kwargs)
 
+    def put(self, path: str, body: dict, **kwargs):
+        return self.request("PUT", path, json=body, **kwargs)
+
     def delete(self, path: str, **kwargs):
         return self.request("DELETE", path, **kwargs)
 

@@ -53,9 +53,12 @@ def game_lines(game: dict) -> list[str]:
     for player in game.get("players", []):
         seat = player.get("seat")
         seat_text = "-" if seat is None else str(seat)
-        lines.append(f"  seat {seat_text}: {player.get('name')} ({player.get('kind')})")
+        away = (f", away until {short_time(player['away_until'])}"
+                if player.get("away_until") else "")
+        lines.append(f"  seat {seat_text}: {player.get('name')} ({player.get('kind')}){away}")
     if game.get("status") == "active":
-        lines.append(f"  turn: {describe_turn(game)}")
+        lines.append(f"  turn: {describe_turn(game)}"
+                     + (" (the game is paused)" if game.get("paused") else ""))
     return lines
 
 

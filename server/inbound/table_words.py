@@ -16,10 +16,14 @@ from server.models import Game, Seat, User
 
 PATTERN = re.compile(
     r"vacation until \d{4}-\d{2}-\d{2}|vacation end|pause|resume"
+    r"|notify (every|every turn|digest( \d{1,2})?|reminders|none)( here)?"
 )
 HELP = """    vacation until 2026-12-24   away until that day: your turns wait, no reminders
     vacation end   back early
-    pause     ask to pause this game (it pauses when every player has); resume: start it again"""
+    pause     ask to pause this game (it pauses when every player has); resume: start it again
+    notify every | notify digest 8 | notify reminders | notify none
+              which mail you get (add `here` for this game only): every turn, one digest a
+              day at 8 (your time zone), only reminders, or nothing"""
 
 
 def is_table_word(words: str) -> bool:
@@ -47,6 +51,10 @@ def _act(session, user: User, game_id: str | None, words: str, now: datetime) ->
         left = away.allowance(session, user, now).left
         return (f"You are away until {until.isoformat()} 00:00 UTC: your turns wait for you, "
                 f"and no reminders come. {left} vacation days are left this year.")
+    if words.startswith("notify"):
+        from server.notifications.choices import choose_by_words
+
+        return choose_by_words(session, user, game_id, words, now)
     if words == "vacation end":
         away.end_vacation(session, user, now)
         return "Welcome back: your turns' clocks run again, with the time they had left."

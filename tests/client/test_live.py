@@ -47,8 +47,9 @@ def test_lobby_commands(table):
 
     assert cli("ada", "prefs", "--email", "none").output == "email: none\nremovals: automatic\n"
     assert cli("ada", "prefs", "--removals", "choose").output == "email: none\nremovals: choose\n"
-    assert json.loads(cli("ada", "prefs", "--json").output) == {"email": "none",
-                                                                "removals": "choose"}
+    assert json.loads(cli("ada", "prefs", "--json").output) == {
+        "email": "none", "removals": "choose", "digest_hour": 8, "quiet_hours": None,
+        "time_zone": "UTC"}
     assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
 
     other = json.loads(cli("ada", "new", "--seats", "2", "--rhom", "--mining-cost", "3",
@@ -263,3 +264,22 @@ def test_vacation_pause_and_resume(table):
         f"Game {game} is paused: no deadline runs until a player resumes it.\n")
     assert cli(first, "games").output.splitlines()[1].endswith("paused")
     assert cli(first, "resume", game).output == f"Game {game} runs: its clocks run again.\n"
+
+
+def test_prefs_choose_the_digest_quiet_hours_and_a_game_of_its_own(table):
+    cli, game, first, _second, _seat = table
+    chosen = cli(first, "prefs", "--notify", "digest", "--digest-hour", "7", "--quiet", "22-7",
+                 "--timezone", "Europe/Paris")
+    assert chosen.exit_code == 0, chosen.output
+    assert chosen.output == ("email: digest\nremovals: automatic\ndigest at: 7:00\n"
+                             "quiet hours: 22-7\ntime zone: Europe/Paris\n")
+    here = cli(first, "prefs", "--game", game, "--notify", "every")
+    assert here.output == f"game {game}: email: every_turn\n"
+    assert cli(first, "prefs", "--game", game).output == f"game {game}: email: every_turn\n"
+    back = cli(first, "prefs", "--game", game, "--notify", "account")
+    assert back.output == f"game {game}: email: as your account\n"
+    bad = cli(first, "prefs", "--timezone", "Mars/Olympus")
+    assert bad.exit_code == 1 and "'Mars/Olympus' is not a time zone" in bad.output
+    bad = cli(first, "prefs", "--quiet", "late")
+    assert bad.exit_code == 1 and "quiet hours are two whole hours" in bad.output
+    assert cli(first, "prefs", "--quiet", "off").output.count("quiet hours") == 0

@@ -58,3 +58,22 @@ def test_help_lists_the_table_words(post, table, duel):
     post.deliver()
     answer = answer_to(post, duel.player.email)
     assert "vacation until 2026-12-24" in answer and "resume: start it again" in answer
+
+
+def test_notify_words_change_the_choice(post, table, duel):
+    post.ingest(reply(duel.mail, "notify digest 9"))
+    post.deliver()
+    assert "Mail for all your games: one digest a day at 9:00 (UTC)." in flat(
+        answer_to(post, duel.player.email))
+    prefs = table._call("get", "/users/me", duel.player)["preferences"]
+    assert prefs["email"] == "digest" and prefs["digest_hour"] == 9
+    post.ingest(reply(duel.mail, "notify reminders here"))
+    post.deliver()
+    assert f"Mail for game {duel.game_id}: reminders only." in flat(
+        answer_to(post, duel.player.email))
+    assert table._call("get", f"/games/{duel.game_id}/notifications", duel.player) == {
+        "email": "reminders"}
+    post.ingest(reply(duel.mail, "notify digest 30"))
+    post.deliver()
+    assert ("`notify digest 30` was not done: the digest hour is a whole hour from 0 to 23, "
+            "not 30.") in flat(answer_to(post, duel.player.email))
