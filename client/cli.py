@@ -8,6 +8,7 @@ from client.app import App, example
 from client.commands import (
     account,
     acting,
+    away,
     cards,
     following,
     history,
@@ -39,7 +40,7 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
     ctx.obj = App(profile_name=profile, server_override=server)
 
 
-for module in (account, lobby, looking, cards, talk, following, acting, robots, history):
+for module in (account, lobby, looking, cards, talk, following, acting, robots, history, away):
     for command in module.COMMANDS:
         cli.add_command(command)
 

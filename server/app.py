@@ -106,9 +106,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from server.health.routes import blp as health_blp
     from server.inbound.routes import blp as mail_blp
     from server.messages.routes import blp as messages_blp
+    from server.notifications.routes import blp as notifications_blp
     from server.rules.routes import blp as rules_blp
     from server.users.pages import pages as account_pages
     from server.users.routes import blp as users_blp
+    from server.vacations.routes import blp as vacations_blp
 
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
@@ -117,6 +119,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")
     api.register_blueprint(rules_blp, url_prefix=f"{API_PREFIX}/rules")
+    api.register_blueprint(vacations_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(notifications_blp, url_prefix=API_PREFIX)
     app.register_blueprint(account_pages)
     app.extensions["iridescia_api"] = api
     if not app.testing:

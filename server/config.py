@@ -145,6 +145,11 @@ class Settings:
     """How long one scheduler tick may spend on due game work (automatic turns, reminders,
     warnings); what is left stays due and the next tick goes on with it."""
 
+    VACATION_DAYS_PER_YEAR: int = 21
+    """Days a player may be away on vacation in a calendar year (UTC dates; each day touched
+    counts, today included): their turns wait, no reminders, no automatic turns. 0: no
+    vacations."""
+
     REPLY_ADDRESS: str = "play@localhost"
     """The address players reply to. Every email's Reply-To is a signed per-recipient form of it,
     ``play+TOKEN@domain``; mail to the bare address lists the sender's games (or ``new solo``)."""

@@ -15,6 +15,10 @@ HEADERS = {
     429: {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait"}},
 }
 
+# The examples every operation on a game shares: its 404 and a non-player's 403.
+NO_SUCH_GAME = "there is no game 'k3x9q2ab' you can see"
+OUTSIDER = "you do not play in game k3x9q2ab: join it with its join code first"
+
 
 def location(what: str) -> dict:
     """The Location header of a 201, documented: the path of what was created."""

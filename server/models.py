@@ -66,6 +66,17 @@ class User(SQLModel, table=True):
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
     disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
+    # On vacation until then (server/vacations): no automatic turns, no reminders, the clocks
+    # of the turns waiting for them stopped. Past: back.
+    away_until: datetime | None = _time()
+    # What mail they choose (server/notifications/choices.py): email_preference above is
+    # every_turn | digest | reminders | none; the digest goes out at digest_hour in time_zone,
+    # and nothing goes out in the quiet hours ("22-7", in time_zone) but waits for their end.
+    time_zone: str = Field(default="UTC", max_length=64,
+                           sa_column_kwargs={"server_default": "UTC"})
+    digest_hour: int = Field(default=8, sa_column_kwargs={"server_default": "8"})
+    quiet_hours: str | None = Field(default=None, max_length=5)
+    next_digest_at: datetime | None = _time(index=True)
 
 
 class Game(SQLModel, table=True):
@@ -94,6 +105,12 @@ class Game(SQLModel, table=True):
     absent_after_missed: int = Field(default=2)
     rhom_delay_seconds: int = Field(default=0)
     removal_grace_hours: int = Field(default=0)
+    # Paused by all its players (server/vacations/pauses.py): no deadlines, no reminders, no
+    # automatic turns until a player resumes it.
+    paused_at: datetime | None = _time()
+    # When the pending turn's clock stopped (the game paused, or its player away); when it
+    # runs again, the turn's start moves on by the time it stood still.
+    held_since: datetime | None = _time()
     seed: str = Field(max_length=64)
     seed_hash: str = Field(max_length=64)
 
@@ -119,6 +136,23 @@ class Seat(SQLModel, table=True):
     absent: bool = Field(default=False)
     # The player replied `stop` to a game email: no more mail about this game.
     mail_stopped: bool = Field(default=False)
+    # This player asked to pause the game; it pauses when every player has.
+    wants_pause: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false()})
+    # The player's mail choice for this game (every_turn | digest | reminders | none); null:
+    # their account's.
+    email_preference: str | None = Field(default=None, max_length=20)
+
+
+class Vacation(SQLModel, table=True):
+    """A player's time away, as asked (`ends_at` moves earlier when they come back early):
+    what the yearly allowance counts (server/vacations/allowance.py)."""
+
+    __tablename__ = "vacations"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    starts_at: datetime = _time(nullable=False)
+    ends_at: datetime = _time(nullable=False)
 
 
 class Invitation(SQLModel, table=True):

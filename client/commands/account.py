@@ -7,7 +7,7 @@ import click
 from client import config
 from client.app import App, emit_json, example, json_option, pass_app
 
-EMAIL_PREFERENCES = ("every_turn", "reminders", "none")
+EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
 
 
 def _save_token(app: App, api, token: str, user_id: int | None):
@@ -109,13 +109,28 @@ def whoami(app: App, as_json: bool) -> None:
     click.echo(f"server {api.server}, profile {app.settings().profile}, email {prefs}")
 
 
+NOTIFY = {"every": "every_turn", "digest": "digest", "reminders": "reminders", "none": "none",
+          "account": "account"}
+
+
 @click.command()
 @click.option(
     "--email",
     "email_pref",
     type=click.Choice(EMAIL_PREFERENCES),
-    help="every_turn: a mail each turn; reminders: only reminders; none: no mail.",
+    help="every_turn: a mail each turn; digest: one a day; reminders: only reminders; none.",
 )
+@click.option("--notify", type=click.Choice(tuple(NOTIFY)),
+              help="The same, by its short name: every, digest, reminders or none (with "
+                   "--game, account: as your account's).")
+@click.option("--digest-hour", type=click.IntRange(0, 23),
+              help="The hour of the daily digest, in your time zone. [default: 8]")
+@click.option("--quiet", metavar="FROM-TO",
+              help="No mail between these hours in your time zone, e.g. 22-7 (`off`: none).")
+@click.option("--timezone", "time_zone", metavar="ZONE",
+              help="Your time zone, e.g. Europe/Paris (for the digest and quiet hours).")
+@click.option("--game", metavar="GAME",
+              help="Set --notify (or --email) for this game only (`account`: as the account's).")
 @click.option(
     "--removals",
     type=click.Choice(("automatic", "choose")),
@@ -124,11 +139,39 @@ def whoami(app: App, as_json: bool) -> None:
 )
 @json_option
 @pass_app
-@example("iridescia prefs --email reminders --removals choose")
-def prefs(app: App, email_pref: str | None, removals: str | None, as_json: bool) -> None:
-    """Show or change your preferences: email, and who chooses your removal turns."""
+@example("""
+iridescia prefs --email reminders --removals choose
+iridescia prefs --notify digest --digest-hour 8 --quiet 22-7 --timezone Europe/Paris
+iridescia prefs --game k3x9q2ab --notify every
+""")
+def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int | None,
+          quiet: str | None, time_zone: str | None, game: str | None, removals: str | None,
+          as_json: bool) -> None:
+    """Show or change your preferences: which mail, when, and who chooses your removal turns."""
     api = app.api()
-    changes = {k: v for k, v in (("email", email_pref), ("removals", removals)) if v}
+    if email_pref and notify:
+        raise click.UsageError("give --email or --notify, not both")
+    choice = email_pref or (NOTIFY[notify] if notify else None)
+    if choice == "account" and game is None:
+        raise click.UsageError("--notify account goes with --game GAME")
+    if game is not None:
+        if choice is None:
+            shown = api.get(f"/games/{game}/notifications")
+        else:
+            shown = api.put(f"/games/{game}/notifications",
+                            {"email": None if choice == "account" else choice})
+        if as_json:
+            emit_json(shown)
+            return
+        click.echo(f"game {game}: email: {shown.get('email') or 'as your account'}")
+        if digest_hour is None and not (quiet or time_zone or removals):
+            return
+        choice = None
+    changes = {k: v for k, v in (("email", choice), ("removals", removals),
+                                 ("digest_hour", digest_hour), ("time_zone", time_zone))
+               if v is not None}
+    if quiet is not None:
+        changes["quiet_hours"] = None if quiet.lower() in ("off", "none", "") else quiet
     if changes:
         user = api.patch("/users/me/preferences", changes)
     else:
@@ -140,6 +183,12 @@ def prefs(app: App, email_pref: str | None, removals: str | None, as_json: bool)
     click.echo(f"email: {preferences.get('email', '?')}")
     if "removals" in preferences:
         click.echo(f"removals: {preferences['removals']}")
+    if preferences.get("email") == "digest":
+        click.echo(f"digest at: {preferences.get('digest_hour')}:00")
+    if preferences.get("quiet_hours"):
+        click.echo(f"quiet hours: {preferences['quiet_hours']}")
+    if preferences.get("time_zone", "UTC") != "UTC":
+        click.echo(f"time zone: {preferences['time_zone']}")
 
 
 @click.command(name="rotate-token")

@@ -53,9 +53,12 @@ def game_lines(game: dict) -> list[str]:
     for player in game.get("players", []):
         seat = player.get("seat")
         seat_text = "-" if seat is None else str(seat)
-        lines.append(f"  seat {seat_text}: {player.get('name')} ({player.get('kind')})")
+        away = (f", away until {short_time(player['away_until'])}"
+                if player.get("away_until") else "")
+        lines.append(f"  seat {seat_text}: {player.get('name')} ({player.get('kind')}){away}")
     if game.get("status") == "active":
-        lines.append(f"  turn: {describe_turn(game)}")
+        lines.append(f"  turn: {describe_turn(game)}"
+                     + (" (the game is paused)" if game.get("paused") else ""))
     return lines
 
 
@@ -72,14 +75,24 @@ def games(app: App, as_json: bool) -> None:
     if not rows:
         click.echo("No games yet. Create one with `iridescia new` or join with `iridescia join CODE`.")
         return
-    header = f"{'GAME':<12} {'STATUS':<9} {'SEATS':<7} {'TURN':<28} DEADLINE"
+    header = f"{'GAME':<12} {'STATUS':<9} {'SEATS':<7} {'PACE':<5} {'TURN':<28} DEADLINE"
     click.echo(header)
     for game in rows:
         seats = f"{game.get('seats')}{'+R' if game.get('rhom') else ''}"
         deadline = short_time(game.get("deadline_at"))
+        if game.get("time_left"):
+            deadline += f" ({game['time_left']})"
+        elif game.get("paused"):
+            deadline = "paused"
+        else:
+            away = next((p.get("away_until") for p in game.get("players", [])
+                         if p.get("seat") == game.get("current_seat") and p.get("away_until")),
+                        None)
+            if away and game.get("status") == "active":
+                deadline = f"away until {short_time(away)}"
         click.echo(
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
-            f"{describe_turn(game)[:28]:<28} {deadline}"
+            f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} {deadline}"
         )
 
 
@@ -98,6 +111,9 @@ def games(app: App, as_json: bool) -> None:
               show_default=True, help="End scoring: 1 point per 2 gems of any types, or of one type.")
 @click.option("--catapult-4th", is_flag=True, help="4 players: the 4th starts with a Clever Catapult.")
 @click.option("--public", is_flag=True, help="Anyone may look at the game.")
+@click.option("--pace", type=click.Choice(["1d", "3d", "7d", "none"]),
+              help="Time a turn: 1, 3 or 7 days (reminders every 12, 24, 48 hours), or none "
+                   "(no deadline). [server default: 3d]")
 @click.option("--reminder-hours", type=click.IntRange(min=0),
               help="Hours between reminders; 0 for none. [server default: 24]")
 @click.option("--deadline-hours", type=click.IntRange(min=0),
@@ -114,16 +130,19 @@ def games(app: App, as_json: bool) -> None:
 @example("""
 iridescia new --seats 1
 iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
+iridescia new --seats 3 --pace 7d
 iridescia new --seats 3 --bots 1 --bot-policy strong
 """)
 def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, catapult_4th, public,
-        reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
+        pace, reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
         as_json) -> None:
     """Create a game; you take its first seat."""
     if rhom is None:
         rhom = seats == 1
     if catapult_4th and seats != 4:
         raise click.UsageError("--catapult-4th needs --seats 4")
+    if pace is not None and deadline_hours is not None:
+        raise click.UsageError("give --pace or --deadline-hours, not both")
     if bots >= seats:
         raise click.UsageError(f"--bots {bots} leaves you no seat: at most --bots {seats - 1} "
                                f"with --seats {seats}")
@@ -140,6 +159,7 @@ def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, cat
     if bots:
         body.update({"bots": bots, "bot_policy": bot_policy})
     optional = {
+        "pace": pace,
         "reminder_interval_hours": reminder_hours,
         "turn_deadline_hours": deadline_hours,
         "absent_after_missed": absent_after,

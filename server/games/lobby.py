@@ -12,7 +12,7 @@ from sqlalchemy import and_, bindparam, func
 from sqlmodel import Session, select
 
 from engine.wording import clean
-from server import wakeups
+from server import clock, wakeups
 from server.auth import (
     authenticated,
     bearer_token,
@@ -24,6 +24,7 @@ from server.auth import (
 )
 from server.errors import fail
 from server.games import seat_kinds, service
+from server.games.pace import pace_name, time_left
 from server.mail.outbox import dedupe_key
 from server.models import Game, Invitation, Outbox, Seat, User
 
@@ -106,7 +107,7 @@ _GAME_AND_SEAT = (
 _LISTED_COLUMNS = ("id", "status", "public", "join_code", "seats", "rhom", "variants", "version",
                    "rules_version",
                    "seed_hash", "current_seat", "pending_kind", "deadline_at", "created_at",
-                   *SETTING_NAMES)
+                   "paused_at", *SETTING_NAMES)
 _GAMES_OF_USER = (
     select(*(Game.__table__.c[name] for name in _LISTED_COLUMNS),
            Seat.seat.label("my_seat_number"))
@@ -115,7 +116,8 @@ _GAMES_OF_USER = (
 )
 _SEATS_OF_GAMES = (
     select(Seat.id, Seat.game_id, Seat.seat, Seat.user_id, Seat.kind, Seat.absent, Seat.joined_at,
-           Seat.bot_policy, func.coalesce(User.name, Seat.name).label("name"))
+           Seat.bot_policy, Seat.wants_pause, User.away_until,
+           func.coalesce(User.name, Seat.name).label("name"))
     .outerjoin(User, User.id == Seat.user_id)
     .where(Seat.game_id.in_(bindparam("game_ids", expanding=True)))  # type: ignore[union-attr]
 )
@@ -367,6 +369,8 @@ def plain_game(game: dict[str, Any]) -> dict[str, Any]:
         "variants": {k: game["variants"][k] for k in VARIANT_NAMES if k in game["variants"]},
         "deadline_at": _iso(game["deadline_at"]),
         "created_at": _iso(game["created_at"]),
+        "players": [dict(player, away_until=_iso(player["away_until"]))
+                    for player in game["players"]],
     }
 
 
@@ -379,8 +383,14 @@ def _member_order(pair: tuple[Any, str | None]) -> tuple:
     return (s.seat is None, s.seat if s.seat is not None else 0, s.joined_at, s.id or 0)
 
 
+def _away_until(seat: Any, now: datetime) -> datetime | None:
+    until = getattr(seat, "away_until", None)
+    return until if until is not None and until > now else None
+
+
 def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None) -> dict:
     seat = next((m for m, _ in rows if user is not None and m.user_id == user.id), None)
+    now = clock.now()
     return {
         "id": game.id,
         "status": game.status,
@@ -393,7 +403,8 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
         "players": [
             {"seat": m.seat, "user_id": m.user_id,
              "name": "Rhom" if m.kind == "rhom" else (name or "?"),
-             "kind": m.kind, "absent": m.absent, "bot_policy": m.bot_policy}
+             "kind": m.kind, "absent": m.absent, "bot_policy": m.bot_policy,
+             "away_until": _away_until(m, now), "wants_pause": bool(m.wants_pause)}
             for m, name in rows
         ],
         "version": game.version,
@@ -404,5 +415,8 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
         "current_seat": game.current_seat,
         "pending_kind": game.pending_kind,
         "deadline_at": game.deadline_at,
+        "pace": pace_name(game.turn_deadline_hours),
+        "time_left": time_left(game.deadline_at, now),
+        "paused": game.paused_at is not None,
         "created_at": game.created_at,
     }

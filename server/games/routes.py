@@ -17,7 +17,7 @@ from server import wakeups
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema, conditional
 from server.db import db_session
-from server.docs import document_errors, location
+from server.docs import NO_SUCH_GAME, OUTSIDER, document_errors, location
 from server.errors import fail
 from server.games import invitation_limits, lobby, posting, preconditions, seat_kinds, service
 from server.games.cache import CACHE
@@ -61,10 +61,9 @@ VERSION_QUERY = {"in": "query", "name": "version", "required": False,
                  "description": "The view as it was after this many events (default: now)"}
 VERSION_ETAG = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
 NOT_MODIFIED = "Not modified: your If-None-Match names the current answer"
-E404 = "there is no game 'k3x9q2ab' you can see"
+E404 = NO_SUCH_GAME
 GAMES_PAGE_SIZE = 20
 GAMES_MAX_PAGE_SIZE = 100
-OUTSIDER = "you do not play in game k3x9q2ab: join it with its join code first"
 
 
 def _actor(user_id: int) -> str:

@@ -9,6 +9,7 @@ from server.api_schemas import Typed, TypedObject
 from server.api_schemas.events import ACTOR
 from server.api_schemas.view import PLAYER_KINDS
 from server.config import LONG_POLL_LIMIT_SECONDS
+from server.games.pace import DEFAULT_PACE, PACES
 from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
 from server.strict_fields import StrictBoolean, StrictQueryBoolean
@@ -69,13 +70,20 @@ class GameCreateSchema(ma.Schema):
     public = StrictBoolean(load_default=False,
                             metadata={"description": "Anyone may watch without a token"})
     # strict: a fraction would be truncated, and 0.5 hours would silently mean "off".
+    pace = fields.String(
+        validate=validate.OneOf(PACES),
+        metadata={"description": "The time control: 1d, 3d or 7d a turn (reminders every 12, 24 "
+                                 "or 48 hours), or none (no deadline; a reminder every 3 days). "
+                                 "Default 3d. Give this or turn_deadline_hours.",
+                  "example": "3d"})
     reminder_interval_hours = fields.Integer(
-        load_default=24, strict=True, validate=validate.Range(0, 24 * 30),
-        metadata={"description": "Hours between reminders while it is your turn; 0: none"})
+        strict=True, validate=validate.Range(0, 24 * 30),
+        metadata={"description": "Hours between reminders while it is your turn; 0: none "
+                                 "(default: the pace's)"})
     turn_deadline_hours = fields.Integer(
-        load_default=72, strict=True, validate=validate.Range(0, 24 * 90),
+        strict=True, validate=validate.Range(0, 24 * 90),
         metadata={"description": "Hours a player has per turn before the server plays it; "
-                                 "0: no deadline"})
+                                 "0: no deadline (default: the pace's, 72)"})
     absent_after_missed = fields.Integer(
         load_default=2, strict=True, validate=validate.Range(0, 50),
         metadata={"description": "Missed deadlines in a row after which the seat is absent and "
@@ -119,6 +127,16 @@ class GameCreateSchema(ma.Schema):
             data["rhom"] = True
         return data
 
+    @ma.post_load
+    def _hours_of_the_pace(self, data: dict, **_kwargs) -> dict:
+        if "pace" in data and "turn_deadline_hours" in data:
+            raise ma.ValidationError(
+                "give the pace (1d, 3d, 7d or none) or turn_deadline_hours, not both", "pace")
+        deadline, reminders = PACES[data.pop("pace", DEFAULT_PACE)]
+        data.setdefault("turn_deadline_hours", deadline)
+        data.setdefault("reminder_interval_hours", reminders)
+        return data
+
 
 class PlayerSchema(ma.Schema):
     seat = fields.Integer(required=True, allow_none=True,
@@ -132,6 +150,10 @@ class PlayerSchema(ma.Schema):
     bot_policy = fields.String(required=True, allow_none=True,
                                metadata={"description": "The engine policy of a bot seat; null "
                                                         "for the others"})
+    away_until = fields.DateTime(required=True, allow_none=True, metadata={
+        "description": "The player is on vacation until then (their turns wait); null: here"})
+    wants_pause = fields.Boolean(required=True, metadata={
+        "description": "The player asked to pause the game (it pauses when every player has)"})
 
 
 class GameSchema(ma.Schema):
@@ -158,6 +180,15 @@ class GameSchema(ma.Schema):
     pending_kind = Typed("GamePendingKind", required=True, allow_none=True, metadata={
         "description": "null when the game is not running"})
     deadline_at = fields.DateTime(required=True, allow_none=True)
+    pace = fields.String(required=True, metadata={
+        "description": "The time control: 1d, 3d, 7d, none, or the hours a turn (e.g. 48h)",
+        "example": "3d"})
+    time_left = fields.String(required=True, allow_none=True, metadata={
+        "description": "Until the deadline, in words, when the server answered (\"2 days 4 "
+                       "hours left\"); null without a deadline", "example": "2 days 4 hours left"})
+    paused = fields.Boolean(required=True, metadata={
+        "description": "Paused by all its players: no deadline, reminder or automatic turn "
+                       "until one of them resumes it"})
     created_at = fields.DateTime(required=True)
 
 

@@ -223,7 +223,7 @@ def _lock_game_row(session: Session | Connection, connection: Connection, game_i
 # The columns a command can change on the game row; written by one UPDATE per command.
 _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_started_at",
                  "finished_at", "rules_version", "deadline_at", "next_reminder_at",
-                 "automatic_due_at")
+                 "automatic_due_at", "held_since")
 # A command's statements, built once and run on the driver's cursor (server/prepared.py).
 _INSERT_EVENTS = Prepared(insert(Event.__table__))
 _INSERT_COMMAND = Prepared(insert(Command.__table__))

@@ -15,6 +15,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined
 import engine
 from server.games import service
 from server.inbound.letter import Letter
+from server.inbound.table_words import HELP as TABLE_HELP
 from server.models import Game, Outbox
 from server.notifications.render import TEMPLATES
 
@@ -29,8 +30,9 @@ HELP = """The words you can send, one per line (a # starts a comment):
     help      this list
     stop      no more email about this game
     unsubscribe   no more email at all
+{table_words}
 To the bare address (no +code): `new solo` starts a game against the Rhom; anything else
-lists your games with the address to reply to for each."""
+lists your games with the address to reply to for each.""".replace("{table_words}", TABLE_HELP)
 
 
 def _quoted(line) -> str:

@@ -114,7 +114,7 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
         game = session.get(Game, game.id)
         context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
             else {}
-        intro = _stopped_note(report.words) or (
+        intro = " ".join(report.notes) or _stopped_note(report.words) or (
             "" if to_run or said else "Your mail had no command in it.")
         text = answer.render_answer(
             name=user.name,

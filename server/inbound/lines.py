@@ -34,8 +34,10 @@ def said(raw: str) -> str | None:
 
 
 def mail_word(text: str) -> str | None:
+    from server.inbound.table_words import is_table_word
+
     words = " ".join(text.lower().strip(" .!").split())
-    return words if words in MAIL_WORDS else None
+    return words if words in MAIL_WORDS or is_table_word(words) else None
 
 
 def classify(text: str, number: int, seat: int | None) -> Line:

@@ -20,7 +20,9 @@ import engine
 from engine import notation
 from server.db import session_scope
 from server.games import service
+from server.inbound import table_words
 from server.inbound.lines import Line
+from server.inbound.table_words import is_table_word
 from server.models import Game, IdempotencyRecord, Seat, User
 
 
@@ -32,6 +34,7 @@ class PlayReport:
     reason: str | None = None
     not_run: list[Line] = field(default_factory=list)
     words: list[str] = field(default_factory=list)  # the mail words met (show, help, ...)
+    notes: list[str] = field(default_factory=list)  # what the table words did (table_words)
     version: int | None = None  # the game's version after the run
 
 
@@ -48,6 +51,8 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
             report.words.append(line.word or "")
             if line.word in ("stop", "unsubscribe"):
                 _stop(db, user_id, game_id, everything=line.word == "unsubscribe")
+            elif is_table_word(line.word or ""):
+                report.notes.append(table_words.act(db, user_id, game_id, line.word, now))
             continue
         if line.kind != "command":
             reason = line.error or "this is not a command"

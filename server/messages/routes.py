@@ -7,6 +7,7 @@ from flask.views import MethodView
 
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED
 from server.db import db_session
+from server.docs import NO_SUCH_GAME as E404
 from server.docs import document_errors, location
 from server.errors import fail
 from server.games import lobby
@@ -22,7 +23,6 @@ from server.parsing import Blueprint
 
 blp = Blueprint("messages", __name__, description="Table talk: the players' and spectators' "
                                                   "messages of a game")
-E404 = "there is no game 'k3x9q2ab' you can see"
 
 
 def refuse(error: service.MessageRefused):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import and_, bindparam, update
+from sqlalchemy import and_, bindparam, func, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
@@ -39,7 +39,9 @@ _TABLES = "iridescia.notification_tables"
 
 class Recipient(NamedTuple):
     email: str
-    preference: str  # the user's email preference (policy.ALLOWED_BY_PREFERENCE)
+    preference: str  # the player's mail choice for the game (policy.ALLOWED_BY_PREFERENCE)
+    time_zone: str | None = None
+    quiet_hours: str | None = None  # "22-7": mail waits for its end (notifications/choices.py)
 
 
 @dataclass
@@ -53,11 +55,15 @@ class SeatRow:
     missed_turns: int
     absent: bool
     choose_removals: bool = False  # the user's preference (users.choose_removals)
+    away_until: datetime | None = None  # the user's vacation (server/vacations)
 
 
 _TABLE_COLUMNS = (
     Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
-    User.choose_removals, User.email, User.email_preference, Seat.mail_stopped,
+    User.choose_removals, User.email,
+    # The seat's own choice for the game wins over the account's.
+    func.coalesce(Seat.email_preference, User.email_preference), Seat.mail_stopped,
+    User.away_until, User.time_zone, User.quiet_hours,
 )
 
 
@@ -78,12 +84,12 @@ _TABLE = Prepared(
 
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
     """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
-    seats = [SeatRow(*row[:6], bool(row[6])) for row in rows]
+    seats = [SeatRow(*row[:6], bool(row[6]), row[10]) for row in rows]
     # A seat whose player replied `stop` gets no more mail about this game.
     users = {
-        user_id: Recipient(email, "none" if stopped else preference)
-        for _id, _seat, _kind, user_id, _missed, _absent, _choose, email, preference, stopped in rows
-        if user_id is not None and email is not None
+        row[3]: Recipient(row[7], "none" if row[9] else row[8], row[11], row[12])
+        for row in rows
+        if row[3] is not None and row[7] is not None
     }
     return seats, users
 
@@ -234,9 +240,9 @@ def enqueue(
 
 def recipients(session, user_ids) -> dict[int, Recipient]:
     return {
-        user_id: Recipient(email, preference)
-        for user_id, email, preference in sql(session).execute(
-            select(User.id, User.email, User.email_preference)
+        user_id: Recipient(email, preference, time_zone, quiet)
+        for user_id, email, preference, time_zone, quiet in sql(session).execute(
+            select(User.id, User.email, User.email_preference, User.time_zone, User.quiet_hours)
             .where(User.id.in_(set(user_ids)), User.disabled_at.is_(None))
         )
     }
@@ -247,6 +253,8 @@ def outbox_row(
 ) -> dict | None:
     """The outbox row's values for `notice` about `game` at its current version, or None when
     the recipient does not want it (or no longer exists)."""
+    from server.games.pace import time_left
+    from server.notifications.choices import quiet_until
     from server.notifications.context import format_time
 
     if user is None or not wanted(notice, user.preference):
@@ -255,6 +263,7 @@ def outbox_row(
     if notice.kind in QUOTES_DEADLINE and game.deadline_at is not None:
         # The deadline as it is now: by the time the mail is rendered the game may have moved on.
         extra["deadline"] = format_time(game.deadline_at)
+        extra["time_left"] = time_left(game.deadline_at, now)
     return {
         "dedupe_key": notice.dedupe_key,
         "game_id": game.id,
@@ -269,7 +278,8 @@ def outbox_row(
         "html_body": None,
         "status": "pending",
         "attempts": 0,
-        "next_attempt_at": now,
+        # In the recipient's quiet hours it waits for their end.
+        "next_attempt_at": quiet_until(user.quiet_hours, user.time_zone, now) or now,
         "last_error": None,
         "created_at": now,
         "sent_at": None,
@@ -334,9 +344,16 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
         game.id: game
         for game in session.exec(select(Game).where(Game.id.in_({r.game_id for r in rows})))
     }
-    names = dict(
-        session.exec(select(User.id, User.name).where(User.id.in_({r.user_id for r in rows}))).all()
-    )
+    from server.notifications.choices import DESCRIBED, links_for
+
+    users = {
+        user_id: (name, token_hash, preference)
+        for user_id, name, token_hash, preference in session.exec(
+            select(User.id, User.name, User.token_hash, User.email_preference)
+            .where(User.id.in_({r.user_id for r in rows}))
+        ).all()
+    }
+    names = {user_id: user[0] for user_id, user in users.items()}
     rendered: dict[int, tuple[str, str, str] | Exception] = {}
     for row in rows:
         try:
@@ -356,7 +373,12 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
                 names.get(row.user_id, ""),
                 row.extra,
                 user_id=row.user_id,
+                queued_at=row.created_at,
             )
+            if row.user_id in users:  # how to change what they get: a word, or one click
+                _name, token_hash, preference = users[row.user_id]
+                context["choice"] = DESCRIBED.get(preference, preference)
+                context["choices"] = links_for(row.user_id, token_hash, preference, game.id)
             subject, text, html = render(row.kind, context)
             rendered[row.id] = (subject[:200], text, html)
         except Exception as error:  # one notice that cannot be rendered must not stop the rest

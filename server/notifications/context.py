@@ -225,14 +225,18 @@ def build_context(
     name: str,
     extra: dict | None = None,
     user_id: int | None = None,
+    queued_at: datetime | None = None,
 ) -> dict:
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
     notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
     import engine
+    from server.models import utcnow
+    from server.notifications.table_notes import table_notes
 
     extra = dict(extra or {})
     deadline = extra.pop("deadline", None)
+    left = extra.pop("time_left", None)
     names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)
@@ -249,7 +253,9 @@ def build_context(
         "your_turn": your_turn,
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
+        "time_left": left if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
+        "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
         "board": board_for(view, game, version, names),
         "own_cards": own_cards(view, seat),
         **table_talk(session, game, user_id, seat, version),

@@ -24,6 +24,9 @@ KINDS = ("game_started", "your_turn", "game_over", "reminder", "deadline_warning
 ALLOWED_BY_PREFERENCE = {
     "every_turn": frozenset(KINDS),
     "reminders": frozenset(KINDS) - {"your_turn"},
+    # The day's digest tells of the turns (server/scheduler/digests.py): no mail per turn, no
+    # reminders; the rest (start, end, warning, a turn played for them) as usual.
+    "digest": frozenset(KINDS) - {"your_turn", "reminder"},
     "none": frozenset(),
 }
 

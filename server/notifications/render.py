@@ -58,3 +58,8 @@ def render(kind: str, context: dict) -> tuple[str, str, str]:
     text = _environment.get_template("notification.txt").render(values)
     html = _environment.get_template("notification.html").render(values)
     return subject(kind, context), text, html
+
+
+def render_template(name: str, context: dict) -> str:
+    """A template of its own (the daily digest) rendered with `context`."""
+    return _environment.get_template(name).render(context)

@@ -9,6 +9,8 @@
 - a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
   turn from the seat's view, thought out before the game is locked (bot_turns.py); its removal
   turns are the server's automatic removal; nobody is told;
+- never a turn of a player on vacation, nor anything in a paused game (server/scheduler/holds.py):
+  at the player's return the clock starts again, with the time they had left;
 - a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
   whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
@@ -223,6 +225,13 @@ def _play(session, game: Game, now: datetime, plans: dict) -> AutomaticTurn | No
     if state is None or engine.is_terminal(state):
         game.automatic_due_at = None
         session.add(game)
+        return None
+    if game.held_since is not None or game.paused_at is not None:
+        # Due at a player's return from vacation (or the game was paused since it was due):
+        # nothing is played; the clock starts again, or stays stopped.
+        from server.scheduler.timers import update_due_times
+
+        update_due_times(session, game, state, now)
         return None
     seat = engine.current_player(state)
     kind = engine.pending_kind(state)

@@ -15,7 +15,7 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import select
 
 from server.db import session_scope
@@ -91,7 +91,8 @@ def _seats_to_act(session, games: list[Game]) -> dict[str, tuple[Participant, Re
         return {}
     rows = session.exec(
         select(Seat.game_id, Seat.seat, Seat.kind, Seat.user_id, Seat.absent, User.email,
-               User.email_preference, Seat.mail_stopped)
+               func.coalesce(Seat.email_preference, User.email_preference), Seat.mail_stopped,
+               User.time_zone, User.quiet_hours)
         .join(User, Seat.user_id == User.id, isouter=True)
         .where(Seat.game_id.in_(current))
     ).all()
@@ -99,9 +100,11 @@ def _seats_to_act(session, games: list[Game]) -> dict[str, tuple[Participant, Re
         game_id: (
             Participant(seat, kind, user_id, absent),
             # A seat whose player replied `stop` gets no reminders either.
-            None if email is None else Recipient(email, "none" if stopped else preference),
+            None if email is None else Recipient(email, "none" if stopped else preference,
+                                                 time_zone, quiet),
         )
-        for game_id, seat, kind, user_id, absent, email, preference, stopped in rows
+        for game_id, seat, kind, user_id, absent, email, preference, stopped, time_zone, quiet
+        in rows
         if seat is not None and current[game_id] == seat
     }
 

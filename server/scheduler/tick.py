@@ -1,7 +1,7 @@
 """One tick: the due game work, within a time budget; mail delivery is a step of its own.
 
-`Ticker.due_work()` (the scheduler's `tick` job): reminders and deadline warnings (in bulk) and
-automatic turns (the Rhom, removals, deadlines, absent seats), batch by batch, each step in turn,
+`Ticker.due_work()` (the scheduler's `tick` job): reminders and deadline warnings (in bulk), the
+daily digests (server/scheduler/digests.py) and automatic turns (the Rhom, removals, deadlines, absent seats), batch by batch, each step in turn,
 until nothing is due or the budget (`SCHEDULER_BUDGET_SECONDS`, default 1 s) is spent; what is
 left stays due (the due times are on the games) and the next tick goes on with it. Then it records
 the tick in `scheduler_ticks` (the health endpoint reads it). It sends no mail: what it queues is
@@ -28,11 +28,12 @@ from sqlalchemy import func, select
 from server.db import app_engine, read_only, session_scope
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
-from server.models import Game, SchedulerTick
+from server.models import Game, SchedulerTick, User
 from server.scheduler.automatic import AutomaticTurn, play_batch
 from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.budget import Budget
 from server.scheduler.clock import Clock, system_clock
+from server.scheduler.digests import digest_batch
 from server.scheduler.nudges import Nudge, nudge_batch
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class TickReport:
     mail: list[FlushReport] = field(default_factory=list)
     automatic: list[AutomaticTurn] = field(default_factory=list)
     nudges: list[Nudge] = field(default_factory=list)
+    digests: list[int] = field(default_factory=list)  # the users mailed their daily digest
     out_of_time: bool = False  # the budget ran out before every step found nothing more due
 
     @property
@@ -106,6 +108,7 @@ class Ticker:
             "play automatic turns": lambda: _add(
                 report.automatic, play_batch(self.db, now, budget, given_up, plans)
             ),
+            "send daily digests": lambda: _add(report.digests, digest_batch(self.db, now)),
         }
         if self._ticks % 2:
             steps = dict(reversed(steps.items()))
@@ -150,7 +153,8 @@ class Ticker:
                 select(func.min(Game.automatic_due_at), func.min(Game.next_reminder_at))
                 .where(Game.status == "active")
             ).one()
-        due = [_aware(t) for t in times if t is not None]
+            digest = session.execute(select(func.min(User.next_digest_at))).scalar()
+        due = [_aware(t) for t in (*times, digest) if t is not None]
         return (min(due) - self.clock()).total_seconds() if due else None
 
     def deliver(self) -> FlushReport:

@@ -10,6 +10,10 @@
 
 All of it is derived from the turn's start (`turn_started_at`, set by apply_command when a new
 turn begins), so calling `update_due_times` twice with the same inputs changes nothing.
+
+While the game is paused or the player to act is away (server/scheduler/holds.py) there is no
+deadline and no reminder; `automatic_due_at` is then the player's return, when the scheduler
+starts the clock again (it plays nothing then).
 """
 
 from datetime import datetime, timedelta
@@ -17,6 +21,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session as OrmSession
 
 from server.models import Game
+from server.scheduler import holds
 
 HUMAN_DECISIONS = {"turn", "choose_gem", "give_gem", "discard_objective", "roll"}
 LONGEST_WARNING_LEAD = timedelta(hours=12)
@@ -67,9 +72,9 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
     deadline), once the acting seat is back in the game."""
     game.deadline_at = game.next_reminder_at = game.automatic_due_at = None
     if game.status != "active" or game.current_seat is None:
+        game.held_since = None
         _keep(session, game)
         return
-    start = game.turn_started_at or now
     kind = game.pending_kind
 
     def seat_to_act():
@@ -80,6 +85,16 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
                         None)
         return next((s for s in seats if s.seat == game.current_seat), None)
 
+    seat = seat_to_act() if kind in holds.HELD_BY_VACATION else None
+    removal_waits = kind == "removal" and removal_grace(game, seat) not in (None, timedelta(0))
+    held, until = holds.hold(game, seat, now, removal_waits)
+    if held:
+        holds.stop_clock(game, now)
+        game.automatic_due_at = until  # their return: the clock starts again then
+        _keep(session, game)
+        return
+    holds.restart_clock(game, now)
+    start = game.turn_started_at or now
     bot = kind in HUMAN_DECISIONS or kind == "removal"
     if bot:
         seat = seat_to_act()

@@ -77,3 +77,34 @@ def recover():
         return _problem("This link does not work", error)
     session.commit()
     return _page(title="A new token", token=token, lines=[f"The new token of {user.email}."])
+
+
+@pages.get("/mail-choice")
+def show_mail_choice():
+    """A mail's one-click link: what it will change, and the button that does it."""
+    from server.notifications.choices import DESCRIBED, read_link
+
+    try:
+        user, choice, game_id = read_link(db_session(), _code())
+    except HTTPException as error:
+        return _problem("This link does not work", error)
+    where = f"game {game_id}" if game_id else "all your games"
+    return _page(title="Your mail", lines=[
+        f"Mail for {where} to {user.email}: {DESCRIBED[choice]}."],
+        button="Change it", action="/mail-choice", code=_code())
+
+
+@pages.post("/mail-choice")
+def mail_choice():
+    from server.clock import now
+    from server.notifications.choices import choose, read_link
+
+    session = db_session()
+    try:
+        user, choice, game_id = read_link(session, _code())
+        told = choose(session, user, choice, now(), game_id=game_id)
+    except HTTPException as error:
+        return _problem("This link does not work", error)
+    session.commit()
+    return _page(title="Your mail", lines=[told, "Change it again from any mail, or with "
+                                                 "`iridescia prefs --notify`."])

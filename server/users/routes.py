@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from flask.views import MethodView
 
+from server import clock
 from server.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
 from server.db import db_session
 from server.docs import document_errors, location
 from server.errors import fail
 from server.models import User, utcnow
+from server.notifications import choices
 from server.parsing import Blueprint
 from server.rate_limits import KNOWN_TOKENS, spend_account_request
 from server.users import account_mail, verification
@@ -40,7 +42,9 @@ def user_json(user: User) -> dict:
     return {"id": user.id, "name": user.name, "email": user.email,
             "verified": user.verified_at is not None,
             "preferences": {"email": user.email_preference,
-                            "removals": "choose" if user.choose_removals else "automatic"}}
+                            "removals": "choose" if user.choose_removals else "automatic",
+                            "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
+                            "time_zone": user.time_zone}}
 
 
 def _on_its_way(email: str) -> str:
@@ -175,13 +179,19 @@ class Preferences(MethodView):
     @document_errors(400, 401, 413, 415, 422, 429,
                      e422="invalid request: email: Must be one of: every_turn, reminders, none.")
     def patch(self, data: dict):
-        """Set your preferences: notifications, and whether you choose your own removal turns."""
+        """Set your preferences: which mail (every turn, a daily digest, reminders only, none),
+        the digest's hour, quiet hours and time zone, and whether you choose your own removal
+        turns. A game of your own choice: PUT /games/{id}/notifications."""
         user = require_user()
-        if "email" in data:
-            user.email_preference = data["email"]
+        session = db_session()
         if "removals" in data:
             user.choose_removals = data["removals"] == "choose"
-        session = db_session()
+        if "time_zone" in data:
+            user.time_zone = data["time_zone"]
+        if "quiet_hours" in data:
+            user.quiet_hours = data["quiet_hours"] or None
+        choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
+                       digest_hour=data.get("digest_hour"))
         session.add(user)
         session.commit()
         return user_json(user)

@@ -7,7 +7,7 @@ from marshmallow import fields, validate
 
 from server.plain_text import PlainEmail, PlainString
 
-EMAIL_PREFERENCES = ("every_turn", "reminders", "none")
+EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
 
 
 class UserCreateSchema(ma.Schema):
@@ -32,8 +32,23 @@ class PreferencesSchema(ma.Schema):
     email = fields.String(
         validate=validate.OneOf(EMAIL_PREFERENCES),
         metadata={"description": "every_turn: a mail when it is your turn (and reminders); "
-                                 "reminders: only reminders near the deadline; none: no mail"},
+                                 "digest: one mail a day at digest_hour listing the games "
+                                 "where it is your turn; reminders: only reminders near the "
+                                 "deadline; none: no mail"},
     )
+    digest_hour = fields.Integer(
+        strict=True, validate=validate.Range(0, 23),
+        metadata={"description": "The hour of the daily digest in your time zone (0-23; "
+                                 "default 8)", "example": 8})
+    quiet_hours = fields.String(
+        allow_none=True, validate=validate.Length(max=5),
+        metadata={"description": "No mail from the first hour to the second, in your time "
+                                 "zone: \"22-7\"; it waits for their end. null: none",
+                  "example": "22-7"})
+    time_zone = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "Your time zone (IANA name), for the digest and the quiet "
+                                 "hours", "example": "Europe/Paris"})
     removals = fields.String(
         validate=validate.OneOf(REMOVAL_PREFERENCES),
         metadata={"description": "Your removal turns once you have finished: automatic (the "
@@ -44,8 +59,26 @@ class PreferencesSchema(ma.Schema):
 
     @ma.validates_schema
     def _something(self, data: dict, **_kwargs) -> None:
+        from server.notifications.choices import parse_quiet, valid_zone
+
         if not data:
-            raise ma.ValidationError("give email, removals or both")
+            raise ma.ValidationError("give email, removals, digest_hour, quiet_hours or "
+                                     "time_zone")
+        quiet = data.get("quiet_hours")
+        if quiet and parse_quiet(quiet) is None:
+            raise ma.ValidationError(f"quiet hours are two whole hours, from-to, such as 22-7 "
+                                     f"(not {quiet!r})", "quiet_hours")
+        if "time_zone" in data and not valid_zone(data["time_zone"]):
+            raise ma.ValidationError(f"{data['time_zone']!r} is not a time zone: give an IANA "
+                                     "name such as Europe/Paris or America/New_York (or UTC)",
+                                     "time_zone")
+
+
+class GameChoiceSchema(ma.Schema):
+    email = fields.String(
+        required=True, allow_none=True, validate=validate.OneOf(EMAIL_PREFERENCES),
+        metadata={"description": "Your mail for this game: every_turn, digest, reminders or "
+                                 "none; null: as your account's preference"})
 
 
 class UserSchema(ma.Schema):

@@ -173,6 +173,25 @@ def game_page(game_id: str):
     return render_template("game.html", **context)
 
 
+@blp.get("/games/<game_id>/board.png")
+def board_picture(game_id: str):
+    """The board now as a picture, as the viewer may see it (the daily digest links to it)."""
+    import engine
+    from server.games import service
+    from server.web.game_page import seat_names
+    from server.web.picture import board_png
+    from server.web.svg import board_svg
+
+    session = db_session()
+    user, game, seat = _viewer(session, game_id)
+    if game.version == 0:
+        fail(404, f"game {game.id} has not started: it has no board yet")
+    view = engine.view(service.load_state(session, game), seat)
+    _info, names = seat_names(session, game, user)
+    picture = board_png(board_svg(view, names, f"Gems of Iridescia, game {game.id}"))
+    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-store"}
+
+
 def _posted_command(seat: int) -> tuple[dict, int]:
     try:
         command = json.loads(request.form.get("command") or "")

@@ -38,16 +38,18 @@ def test_lobby_commands(table):
     listed = cli(first, "games")
     assert listed.exit_code == 0
     header, row = listed.output.splitlines()
-    assert header.split() == ["GAME", "STATUS", "SEATS", "TURN", "DEADLINE"]
-    assert row.split()[:5] == [game, "active", "2", "YOUR", "TURN"]
-    assert row.endswith("UTC")
+    assert header.split() == ["GAME", "STATUS", "SEATS", "PACE", "TURN", "DEADLINE"]
+    assert row.split()[:6] == [game, "active", "2", "48h", "YOUR", "TURN"]
+    # 48 hours a turn, just started: the deadline and the time left (a minute may have gone).
+    assert row.endswith(("UTC (1 day 23 hours left)", "UTC (2 days left)"))
     waiting = cli(second, "games").output.splitlines()[1]
     assert f"seat {seat} ({first.capitalize()})" in waiting
 
     assert cli("ada", "prefs", "--email", "none").output == "email: none\nremovals: automatic\n"
     assert cli("ada", "prefs", "--removals", "choose").output == "email: none\nremovals: choose\n"
-    assert json.loads(cli("ada", "prefs", "--json").output) == {"email": "none",
-                                                                "removals": "choose"}
+    assert json.loads(cli("ada", "prefs", "--json").output) == {
+        "email": "none", "removals": "choose", "digest_hour": 8, "quiet_hours": None,
+        "time_zone": "UTC"}
     assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
 
     other = json.loads(cli("ada", "new", "--seats", "2", "--rhom", "--mining-cost", "3",
@@ -235,3 +237,49 @@ def test_watch_and_wait_block_until_the_other_player_acts(table, isolated, live)
     assert waited.exit_code == 0, waited.output
     assert waited.output == "Your turn.\n"
     assert time.monotonic() - started >= 1.0
+
+
+def test_vacation_pause_and_resume(table):
+    from datetime import UTC, datetime, timedelta
+
+    cli, game, first, second, _seat = table
+    until = (datetime.now(UTC).date() + timedelta(days=3)).isoformat()
+    away = cli(first, "vacation", "--until", until)
+    assert away.exit_code == 0, away.output
+    year = datetime.now(UTC).year
+    assert away.output == (f"Away until {until} 00:00 UTC: your turns wait for you.\n"
+                           f"Vacation days left in {year}: 18 of 21.\n")
+    row = cli(second, "games").output.splitlines()[1]
+    assert row.endswith(f"away until {until} 00:00 UTC")  # it is the one away's turn
+    back = cli(first, "vacation", "--end")
+    assert back.output.startswith("You are not away.\n")
+    again = cli(first, "vacation", "--end")
+    assert again.exit_code == 1 and "you are not on vacation" in again.output
+    past = cli(first, "vacation", "--until", "2020-01-01")
+    assert past.exit_code == 1 and "2020-01-01 is not after today" in past.output
+
+    assert cli(first, "pause", game).output == (
+        f"Game {game}: pause asked; waiting for {second.capitalize()}.\n")
+    assert cli(second, "pause", game).output == (
+        f"Game {game} is paused: no deadline runs until a player resumes it.\n")
+    assert cli(first, "games").output.splitlines()[1].endswith("paused")
+    assert cli(first, "resume", game).output == f"Game {game} runs: its clocks run again.\n"
+
+
+def test_prefs_choose_the_digest_quiet_hours_and_a_game_of_its_own(table):
+    cli, game, first, _second, _seat = table
+    chosen = cli(first, "prefs", "--notify", "digest", "--digest-hour", "7", "--quiet", "22-7",
+                 "--timezone", "Europe/Paris")
+    assert chosen.exit_code == 0, chosen.output
+    assert chosen.output == ("email: digest\nremovals: automatic\ndigest at: 7:00\n"
+                             "quiet hours: 22-7\ntime zone: Europe/Paris\n")
+    here = cli(first, "prefs", "--game", game, "--notify", "every")
+    assert here.output == f"game {game}: email: every_turn\n"
+    assert cli(first, "prefs", "--game", game).output == f"game {game}: email: every_turn\n"
+    back = cli(first, "prefs", "--game", game, "--notify", "account")
+    assert back.output == f"game {game}: email: as your account\n"
+    bad = cli(first, "prefs", "--timezone", "Mars/Olympus")
+    assert bad.exit_code == 1 and "'Mars/Olympus' is not a time zone" in bad.output
+    bad = cli(first, "prefs", "--quiet", "late")
+    assert bad.exit_code == 1 and "quiet hours are two whole hours" in bad.output
+    assert cli(first, "prefs", "--quiet", "off").output.count("quiet hours") == 0

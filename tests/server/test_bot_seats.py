@@ -17,9 +17,9 @@ def test_bots_take_seats_named_and_marked_as_bots(client, ada, bob, eve):
     assert game["status"] == "open"
     assert game["players"] == [
         {"seat": None, "user_id": ada.id, "name": "ada", "kind": "human", "absent": False,
-         "bot_policy": None},
+         "bot_policy": None, "away_until": None, "wants_pause": False},
         {"seat": None, "user_id": None, "name": "Bot Amber (strong)", "kind": "bot",
-         "absent": False, "bot_policy": "strong"},
+         "absent": False, "bot_policy": "strong", "away_until": None, "wants_pause": False},
     ]
     joined = client.post("/api/v1/games/join", json={"code": game["join_code"]}, headers=bob.headers)
     assert joined.status_code == 200, joined.json

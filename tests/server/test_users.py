@@ -9,13 +9,17 @@ import sqlalchemy as sa
 from server.db import get_engine
 from tests.server.helpers import assert_error
 
+# The digest hour, quiet hours and time zone every account starts with (docs/vacations.md).
+DEFAULT_TIMES = {"digest_hour": 8, "quiet_hours": None, "time_zone": "UTC"}
+
 
 def test_register_returns_a_token_that_authenticates(client, ada):
     me = client.get("/api/v1/users/me", headers=ada.headers)
     assert me.status_code == 200
     assert me.json == {"id": ada.id, "name": "ada", "email": "ada@example.org",
                        "verified": False,
-                       "preferences": {"email": "every_turn", "removals": "automatic"}}
+                       "preferences": {"email": "every_turn", "removals": "automatic",
+                                       **DEFAULT_TIMES}}
 
 
 def test_tokens_are_stored_hashed(database_url, ada):
@@ -67,9 +71,9 @@ def test_preferences_can_be_set(client, ada):
     response = client.patch("/api/v1/users/me/preferences", json={"email": "reminders"},
                             headers=ada.headers)
     assert response.status_code == 200
-    assert response.json["preferences"] == {"email": "reminders", "removals": "automatic"}
+    assert response.json["preferences"] == {"email": "reminders", "removals": "automatic", **DEFAULT_TIMES}
     assert client.get("/api/v1/users/me", headers=ada.headers).json["preferences"] == {
-        "email": "reminders", "removals": "automatic"}
+        "email": "reminders", "removals": "automatic", **DEFAULT_TIMES}
     body = assert_error(client.patch("/api/v1/users/me/preferences", json={"email": "daily"},
                                      headers=ada.headers), 422, "email")
     assert "every_turn" in str(body["details"])
@@ -80,9 +84,10 @@ def test_a_player_may_choose_their_own_removals(client, ada):
     response = client.patch("/api/v1/users/me/preferences", json={"removals": "choose"},
                             headers=ada.headers)
     assert response.status_code == 200
-    assert response.json["preferences"] == {"email": "every_turn", "removals": "choose"}
+    assert response.json["preferences"] == {"email": "every_turn", "removals": "choose",
+                                            **DEFAULT_TIMES}
     body = assert_error(client.patch("/api/v1/users/me/preferences", json={"removals": "mine"},
                                      headers=ada.headers), 422, "removals")
     assert "automatic" in str(body["details"])
     assert_error(client.patch("/api/v1/users/me/preferences", json={}, headers=ada.headers),
-                 422, "give email, removals or both")
+                 422, "give email, removals, digest_hour, quiet_hours or time_zone")

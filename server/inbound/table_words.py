@@ -1,0 +1,78 @@
+"""The mail words about time away and mail: `vacation until 2026-12-24`, `vacation end`,
+`pause`, `resume` (server/vacations), and `notify every|digest [HOUR]|reminders|none`
+(server/notifications/choices.py). Each is done in a transaction of its own and answered with
+one sentence: what it did, or why not (the API's 4xx message)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from sqlmodel import select
+from werkzeug.exceptions import HTTPException
+
+from server.db import session_scope
+from server.models import Game, Seat, User
+
+PATTERN = re.compile(
+    r"vacation until \d{4}-\d{2}-\d{2}|vacation end|pause|resume"
+    r"|notify (every|every turn|digest( \d{1,2})?|reminders|none)( here)?"
+)
+HELP = """    vacation until 2026-12-24   away until that day: your turns wait, no reminders
+    vacation end   back early
+    pause     ask to pause this game (it pauses when every player has); resume: start it again
+    notify every | notify digest 8 | notify reminders | notify none
+              which mail you get (add `here` for this game only): every turn, one digest a
+              day at 8 (your time zone), only reminders, or nothing"""
+
+
+def is_table_word(words: str) -> bool:
+    return PATTERN.fullmatch(words) is not None
+
+
+def act(db, user_id: int, game_id: str | None, words: str, now: datetime) -> str:
+    """Do what the words say; the sentence for the answer."""
+    with session_scope(db) as session:
+        user = session.get(User, user_id)
+        try:
+            return _act(session, user, game_id, words, now)
+        except HTTPException as error:
+            session.rollback()
+            reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+            return f"`{words}` was not done: {reason}."
+
+
+def _act(session, user: User, game_id: str | None, words: str, now: datetime) -> str:
+    from server.vacations import away, pauses
+
+    if words.startswith("vacation until "):
+        until = date.fromisoformat(words.removeprefix("vacation until "))
+        away.start_vacation(session, user, until, now)
+        left = away.allowance(session, user, now).left
+        return (f"You are away until {until.isoformat()} 00:00 UTC: your turns wait for you, "
+                f"and no reminders come. {left} vacation days are left this year.")
+    if words.startswith("notify"):
+        from server.notifications.choices import choose_by_words
+
+        return choose_by_words(session, user, game_id, words, now)
+    if words == "vacation end":
+        away.end_vacation(session, user, now)
+        return "Welcome back: your turns' clocks run again, with the time they had left."
+    game = session.get(Game, game_id) if game_id else None
+    seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
+                        ).first() if game else None
+    if game is None or seat is None:
+        return f"`{words}` was not done: reply to an email of the game you mean."
+    if words == "pause":
+        if pauses.ask_pause(session, game, seat, now):
+            return f"Game {game.id} is paused: every player asked. Reply `resume` to start it again."
+        waiting = _names(session, pauses.waiting_for(session, game))
+        return (f"You asked to pause game {game.id}; it pauses when {' and '.join(waiting)} "
+                f"ask{'s' if len(waiting) == 1 else ''} too.")
+    pauses.resume(session, game, now)
+    return f"Game {game.id} runs again: each waiting turn has the time it had left."
+
+
+def _names(session, seats) -> list[str]:
+    ids = [s.user_id for s in seats]
+    return list(session.exec(select(User.name).where(User.id.in_(ids))))  # type: ignore[union-attr]

@@ -1,0 +1,33 @@
+"""The game page shows the game's pace and the time left to play."""
+
+from __future__ import annotations
+
+import re
+
+from tests.server.play import create_started_game
+
+
+def test_the_page_shows_the_pace_and_the_time_left(client, ada, bob):
+    game = create_started_game(client, [ada, bob], public=True, pace="1d")
+    html = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "Pace: 1d a turn." in html
+    assert re.search(r"Deadline: \S+ \S+ UTC \((23 hours 59 minutes|1 day) left\)\.", html)
+    untimed = create_started_game(client, [ada, bob], public=True, pace="none")
+    html = client.get(f"/games/{untimed['id']}").get_data(as_text=True)
+    assert "Pace: no deadline." in html and "Deadline:" not in html
+
+
+def test_the_page_shows_who_is_away_and_a_pause(client, ada, bob):
+    from datetime import UTC, datetime, timedelta
+
+    game = create_started_game(client, [ada, bob], public=True)
+    until = (datetime.now(UTC).date() + timedelta(days=2)).isoformat()
+    assert client.post("/api/v1/users/me/vacation", json={"until": until},
+                       headers=bob.headers).status_code == 200
+    html = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "Bob (seat" in html and f"— away until {until} 00:00 UTC" in html
+    client.post(f"/api/v1/games/{game['id']}/pause", headers=ada.headers)
+    assert "— asks to pause" in client.get(f"/games/{game['id']}").get_data(as_text=True)
+    client.post(f"/api/v1/games/{game['id']}/pause", headers=bob.headers)
+    html = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    assert "The game is paused" in html and "Deadline:" not in html
