@@ -85,14 +85,18 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from server.games.routes import blp as games_blp
     from server.health.routes import blp as health_blp
     from server.inbound.routes import blp as mail_blp
+    from server.messages.routes import blp as messages_blp
+    from server.rules.routes import blp as rules_blp
     from server.users.pages import pages as account_pages
     from server.users.routes import blp as users_blp
 
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")
+    api.register_blueprint(rules_blp, url_prefix=f"{API_PREFIX}/rules")
     app.register_blueprint(account_pages)
     app.extensions["iridescia_api"] = api
     if not app.testing:

@@ -56,6 +56,13 @@ class Settings:
     """Registrations and token-recovery requests (each mails an address) an hour per client
     address; more answer 429."""
 
+    MESSAGES_PER_GAME_MINUTE: int = 5
+    """Table-talk messages one user may post in one game a minute (API, page and mail `say`
+    together); more answer 429 saying when to try again."""
+
+    MESSAGES_PER_GAME_HOUR: int = 60
+    """Table-talk messages one user may post in one game an hour."""
+
     INVITATIONS_PER_USER_HOUR: int = 20
     """Invitations one user may send an hour (mailed or not); more answer 429 saying when they
     may invite again. 0: no limit."""

@@ -26,6 +26,7 @@ from server.games.schemas import (
     MAX_VERSION,
     CommandRequestSchema,
     CommandResultSchema,
+    ExportQuerySchema,
     ExportSchema,
     FeedQuerySchema,
     FeedSchema,
@@ -500,14 +501,16 @@ class Events(MethodView):
 
 @blp.route("/<game_id>/export")
 class Export(MethodView):
+    @blp.arguments(ExportQuerySchema(), location="query")
     @blp.response(200, ExportSchema)
     @blp.doc(security=SECURITY_OPTIONAL)
     @document_errors(401, 404, 409, 429, e404=E404,
                      e409="game k3x9q2ab is not over: the log and seed are exported at the end")
-    def get(self, game_id: str):
-        """The whole log, every command and the seed, once the game is over."""
+    def get(self, query: dict, game_id: str):
+        """The whole log, every command and the seed, once the game is over; with
+        ``?messages=true`` the table talk you may read too."""
         session = db_session()
-        user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         if game.status != "finished":
             fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
                  game_id=game.id)
@@ -519,7 +522,14 @@ class Export(MethodView):
                                 .order_by(Command.version)).all()  # type: ignore[arg-type]
         state = service.load_state(session, game)
         info = lobby.game_json(session, game, user)
+        talk = {}
+        if query["messages"]:
+            from server.messages import service as messages
+
+            channels = messages.readable_channels(seat is not None)
+            talk["messages"] = messages.listing(session, game, channels, limit=2**31 - 1)
         return {
+            **talk,
             "game_id": game.id,
             "rules_version": game.rules_version,
             "options": lobby.engine_options(game),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
@@ -298,3 +299,13 @@ class ExportSchema(ma.Schema):
     commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
     outcome = fields.Dict(required=True)
+    messages = fields.List(fields.Nested(MessageSchema),
+                           metadata={"description": "With ?messages=true: the table talk you may "
+                                                    "read (a player: both channels), oldest "
+                                                    "first"})
+
+
+class ExportQuerySchema(ma.Schema):
+    messages = fields.Boolean(load_default=False,
+                              metadata={"description": "Add the game's table talk (off by "
+                                                       "default: the log is the game)"})
