@@ -7,8 +7,8 @@ back into objects, `set_content` and the generator walk the picture's 220 KB of 
 line, and the generator scans each part for its boundary. A notice always has one of three
 shapes (text; text and HTML; text and HTML with the picture inline), so `wire_message` writes
 it straight to bytes: headers of printable ASCII as they are (folded at spaces past 78
-columns), a non-ASCII subject as RFC 2047 encoded words, each text part 7bit when it is ASCII
-with lines of at most 998 bytes and base64 otherwise, the picture as base64. Anything else (a
+columns), a non-ASCII subject as RFC 2047 encoded words, each text part 7bit (8bit when it is not
+ASCII) with lines of at most 998 bytes and base64 otherwise, the picture as base64. Anything else (a
 From name or an address outside ASCII, a header with a control character) is built by the email
 package as before. tests/scheduler/test_wire_message.py holds the two equal, header by header
 and part by part, as a mail client reads them.
@@ -166,8 +166,9 @@ def _inline_images(html: str) -> tuple[str, list[tuple[str, str]]]:
 def _text_part(subtype: str, text: str) -> bytes:
     """A text part, its body ending in CRLF (as `set_content` writes one)."""
     lines = text.encode("utf-8").splitlines()
-    if text.isascii() and all(len(line) <= _LINE_LIMIT for line in lines):
-        encoding, body = b"7bit", CRLF.join(lines) + CRLF
+    if all(len(line) <= _LINE_LIMIT for line in lines):
+        # 8bit as the package writes short non-ASCII lines: an .eml file stays readable.
+        encoding, body = b"7bit" if text.isascii() else b"8bit", CRLF.join(lines) + CRLF
     else:
         encoding, body = b"base64", _base64(b"\n".join(lines) + b"\n")
     return (b'Content-Type: text/' + subtype.encode() + b'; charset="utf-8"\r\n'
