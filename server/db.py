@@ -137,15 +137,14 @@ def _create_engine(url: str, busy_timeout_ms: int) -> Engine:
 
 
 def begin_sqlite(connection: Connection, read_only: bool) -> None:
-    """Begin ``connection``'s transaction on SQLite (a Connection's, through the engine's begin
-    event, or a `server.driver_connection.DriverConnection`'s).
+    """Begin ``connection``'s transaction on SQLite (through the engine's begin event).
 
     IMMEDIATE takes the write lock up front: a deferred transaction that read first and then
     writes fails at once ("database is locked") when another writer got in between, whereas
     IMMEDIATE waits for the busy timeout. Transactions here are short. A read-only transaction
     (see `read_only`) takes no lock at all: in WAL mode it reads a snapshot while writers go on,
     instead of queueing behind them for the write lock. (On the driver's connection: through
-    Core, a BEGIN cost as much as a statement.)"""
+    `exec_driver_sql`, a BEGIN cost as much as a statement.)"""
     driver = connection.connection.driver_connection
     if read_only:
         _begin(connection, driver, "BEGIN")

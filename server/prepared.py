@@ -8,7 +8,7 @@ converts its values with the same type processors SQLAlchemy would use; only the
 done here: the SQL text, the order of its parameters and the processors are worked out at the
 first use on a dialect, and each run is one cursor call.
 
-It runs on a SQLAlchemy Connection (a Session's, or the command post's own), in that
+It runs on a SQLAlchemy Connection (a Session's, or the command post's plain one), in that
 connection's transaction: it begins one as Core would (so SQLite's write lock and read-only
 transactions work the same), refuses to write in a read-only one, and turns driver errors into
 SQLAlchemy's (IntegrityError, OperationalError; a lost connection is invalidated), so callers

@@ -1,17 +1,22 @@
-"""API throughput and latency beside three baselines, on SQLite and on PostgreSQL.
+"""API throughput and latency beside four baselines, on SQLite and on PostgreSQL.
 
     python -m bench.api [--seconds 15] [--rounds 3] [--clients 8] [--backend sqlite ...]
+                        [--against OTHER_CHECKOUT] [--no-mail]
 
 For each database: gunicorn with 2 sync workers serves the baseline app (``baseline.py``: a no-op
-endpoint, a one-row insert, and a command post's database statements alone) and, beside it, the
-Iridescia app; 8 client processes on 127.0.0.1 drive one of them at a time for a bounded time.
-The insert, shaped and commands phases take turns (``--rounds``), each round getting its share
-of ``--seconds``, and their figures are pooled. Phases: ``noop``, ``insert``,
+endpoint, a one-row insert through the server's engine setup, the same insert on the bare driver,
+and a command post's database statements alone) and, beside it, the Iridescia app; 8 client
+processes on 127.0.0.1 drive one of them at a time for a bounded time. The insert, bare, shaped,
+commands (and mail, against) phases take turns (``--rounds``), each round getting its share of
+``--seconds``, and their figures are pooled. Phases: ``noop``, ``insert``, ``bare``,
 ``shaped``, ``mix`` (each client plays its own 2-player game:
 the actor reads the view and posts a random legal command; every third step the other player
 reads the game list and the view), ``commands`` (only the posts, and the legal commands at the
-start of each turn: within a turn each post's answer lists the next ones). Prints requests/s and
-p50/p99 per kind, and command posts/s as a fraction of the insert baseline (the issue's target)
+start of each turn: within a turn each post's answer lists the next ones), ``mail`` (the same,
+with the scheduler delivering the mail the posts cause to an SMTP sink: bench/api/with_mail.py),
+``against`` (the commands phase on another checkout's app, e.g. a ``git worktree`` of the commit
+before a change, served beside this one on the same database). Prints requests/s and p50/p99 per
+kind, and command posts/s as a fraction of the bare insert (the target), of the engine's insert
 and of the shaped one (how near a post comes to its own statements' cost).
 """
 
@@ -19,13 +24,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
 from collections import defaultdict
+from contextlib import ExitStack, nullcontext
 from pathlib import Path
 
-from bench.api import load, servers
+from bench.api import load, servers, with_mail
 
 TARGET_RATIO = 0.60
 TARGET_COMMAND_P99_MS = 30.0
@@ -71,20 +78,31 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
                   "IRIDESCIA_RATE_LIMIT_KEY_PREFIX": f"bench-{time.time_ns()}"}
     env = servers.server_env(url, workdir, **limits)
     phases: dict[str, dict] = {}
+    mails: dict[str, int] = {}
+    drains: list[float] = []
     # phase -> [(records, CPU seconds of the workers, of the clients, of the machine, seconds)]
     gathered: dict[str, list] = defaultdict(list)
 
-    def measure(name: str, port: int, pid: int, seconds: float) -> None:
-        workers = servers.child_pids(pid)
+    def measure(name: str, port: int, pid: int, seconds: float, side=None) -> None:
+        """One slice of phase ``name``. With ``side`` (the mail phase's `MailSide`), its
+        scheduler's and sink's CPU count too, and the slice lasts until its mail is sent."""
+        workers = side.pids() if side else servers.child_pids(pid)
+        scenario = "commands" if name in ("mail", "against") else name
+        sent_before = side.counts()[0] if side else 0
         before = (servers.cpu_seconds(workers), servers.children_cpu_seconds(),
                   servers.machine_busy_seconds())
-        records, _, errors = load.run(name, port, args.clients, seconds, seed=args.seed)
+        records, _, errors = load.run(scenario, port, args.clients, seconds, seed=args.seed,
+                                      after_setup=side.confirm_every_address if side else None)
+        drained = side.drain() if side else 0.0
         after = (servers.cpu_seconds(workers), servers.children_cpu_seconds(),
                  servers.machine_busy_seconds())
         if errors:
             raise RuntimeError(f"{backend} {name}: {len(errors)} client(s) failed: {errors[0]}")
+        if side:
+            mails[name] = mails.get(name, 0) + side.counts()[0] - sent_before
+            drains.append(drained)
         gathered[name].append((records, *(b - a for a, b in zip(before, after, strict=True)),
-                               seconds))
+                               seconds + drained))
 
     def summarize_phase(name: str) -> None:
         parts = gathered[name]
@@ -101,21 +119,46 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
     # Both servers run side by side; an idle one costs nothing. The phases the target compares
     # (insert, shaped, commands) take turns in rounds, so that the host's speed, which drifts
     # by tens of percent over minutes here, weighs on each of them alike.
-    with servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop") as base, \
-            servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as app:
+    with ExitStack() as stack:
+        base = stack.enter_context(
+            servers.gunicorn("bench.api.baseline:create_app()", env, workdir, "/noop"))
+        app = stack.enter_context(
+            servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health"))
+        against = stack.enter_context(
+            servers.gunicorn("server:create_app()", {**env, "PYTHONPATH": str(args.against)},
+                             workdir, "/api/v1/health", root=args.against)
+            if args.against else nullcontext())
+        side = stack.enter_context(nullcontext() if args.no_mail else
+                                   with_mail.serving(backend, workdir, limits))
         measure("noop", *base, args.seconds)
         slice_seconds = args.seconds / args.rounds
+        turns = ["insert", "bare", "shaped", "commands"] + (["against"] if against else []) \
+            + ([] if side is None else ["mail"])
         for _ in range(args.rounds):
-            measure("insert", *base, slice_seconds)
-            measure("shaped", *base, slice_seconds)
-            measure("commands", *app, slice_seconds)
+            for name in turns:
+                server = {"insert": base, "bare": base, "shaped": base, "commands": app,
+                          "against": against}.get(name)
+                if name == "mail":
+                    measure(name, side.port, side.pid, slice_seconds, side)
+                else:
+                    measure(name, *server, slice_seconds)
         measure("mix", *app, args.seconds)
-        for name in ("noop", "insert", "shaped", "mix", "commands"):
+        for name in ["noop", "mix", *turns]:
             summarize_phase(name)
-        phases["commands"]["rounds"] = [
-            _posts_per_second(commands) / (len(insert[0]) / insert[-1])
-            for insert, commands in zip(gathered["insert"], gathered["commands"], strict=True)
-        ]
+        for name in ("commands", "against", "mail"):
+            if name in phases:
+                phases[name]["rounds"] = {
+                    baseline: [_posts_per_second(posts) / (len(base_part[0]) / base_part[-1])
+                               for base_part, posts in zip(gathered[baseline], gathered[name],
+                                                           strict=True)]
+                    for baseline in ("bare", "insert")}
+        if args.against:
+            phases["against"]["vs_this"] = [
+                _posts_per_second(ours) / _posts_per_second(theirs)
+                for ours, theirs in zip(gathered["commands"], gathered["against"], strict=True)]
+        if side is not None:
+            phases["mail"]["mails"] = mails["mail"]
+            phases["mail"]["drain_seconds"] = drains
         memory = {worker: servers.memory_mib(worker) for worker in servers.child_pids(app[1])}
     for worker, values in memory.items():
         print(f"{backend:<10} memory     worker {worker}: RSS {values['rss']:.0f} MiB, "
@@ -150,46 +193,65 @@ def print_phase(backend: str, name: str, summary: dict) -> None:
 def verdicts(backend: str, result: dict) -> list[str]:
     phases = result["phases"]
     insert = phases["insert"]["insert"]["per_second"]
-    lines = []
-    for name in ("commands", "mix"):
+    bare = phases["bare"]["bare"]["per_second"]
+    lines = [f"{backend:<10} baselines bare driver insert {bare:.1f}/s, engine (Core) insert "
+             f"{insert:.1f}/s: {insert / bare:.2f} x bare"]
+    for name in ("commands", "mix", "against", "mail"):
+        if name not in phases:
+            continue
         command = phases[name].get("command")
         if not command:
             lines.append(f"{backend}: no command posts in the {name} phase")
             continue
-        ratio = command["per_second"] / insert
+        rate = command["per_second"]
         lines.append(
-            f"{backend:<10} {name:<8} command posts {command['per_second']:.1f}/s = "
-            f"{ratio:.2f} x insert baseline ({insert:.1f}/s); p99 {command['p99_ms']:.1f} ms"
-        )
-    rounds = phases["commands"].get("rounds")
-    if rounds:
-        lines.append(f"{backend:<10} rounds   command posts / insert baseline, round by round: "
-                     + ", ".join(f"{ratio:.2f}" for ratio in rounds))
+            f"{backend:<10} {name:<8} command posts {rate:.1f}/s = {rate / bare:.2f} x bare "
+            f"insert, {rate / insert:.2f} x Core insert; p99 {command['p99_ms']:.1f} ms")
+        for baseline, ratios in phases[name].get("rounds", {}).items():
+            lines.append(f"{backend:<10} rounds   {name} posts / {baseline} insert, round by "
+                         "round: " + ", ".join(f"{ratio:.2f}" for ratio in ratios))
     shaped = phases.get("shaped", {}).get("shaped")
     command = phases["commands"].get("command")
     if shaped and command:
         lines.append(
             f"{backend:<10} shaped   command posts {command['per_second']:.1f}/s = "
             f"{command['per_second'] / shaped['per_second']:.2f} x the same statements alone "
-            f"({shaped['per_second']:.1f}/s, {shaped['per_second'] / insert:.2f} x insert)"
+            f"({shaped['per_second']:.1f}/s, {shaped['per_second'] / bare:.2f} x bare insert)"
         )
+    if "against" in phases:
+        lines.append(f"{backend:<10} against  this checkout's posts/s / the other's, round by "
+                     "round: " + ", ".join(f"{r:.3f}" for r in phases["against"]["vs_this"]))
     # The same comparison by CPU time, an insert against a post with its share of the commands
     # phase's legal reads: the workers' (which the rest of the machine's load does not blur) and
     # the whole machine's (the clients and the kernel included, as the rate pays for them).
-    commands = phases["commands"]
-    per_post = commands["all"]["requests"] / max(1, commands.get("command", {}).get("requests", 0))
-    for who, whose in (("server", "the workers"), ("machine", "the machine")):
-        pair_cpu = commands[f"{who}_cpu_ms_per_request"] * per_post
-        insert_cpu = phases["insert"][f"{who}_cpu_ms_per_request"]
-        lines.append(
-            f"{backend:<10} cpu      a post (and its share of legal reads) costs {whose} "
-            f"{pair_cpu:.2f} ms of CPU, an insert {insert_cpu:.2f} ms: {insert_cpu / pair_cpu:.2f} x"
-        )
+    for name in ("commands", "against", "mail"):
+        if name not in phases:
+            continue
+        measured = phases[name]
+        per_post = measured["all"]["requests"] / max(1, measured.get("command", {})
+                                                     .get("requests", 0))
+        whose_server = "the workers, scheduler and sink" if name == "mail" else "the workers"
+        for who, whose in (("server", whose_server), ("machine", "the machine")):
+            pair_cpu = measured[f"{who}_cpu_ms_per_request"] * per_post
+            bare_cpu = phases["bare"][f"{who}_cpu_ms_per_request"]
+            insert_cpu = phases["insert"][f"{who}_cpu_ms_per_request"]
+            lines.append(
+                f"{backend:<10} cpu      {name}: a post (and its share of legal reads) costs "
+                f"{whose} {pair_cpu:.2f} ms of CPU, a bare insert {bare_cpu:.2f} ms "
+                f"({bare_cpu / pair_cpu:.2f} x), a Core insert {insert_cpu:.2f} ms "
+                f"({insert_cpu / pair_cpu:.2f} x)")
+    if "mail" in phases:
+        measured = phases["mail"]
+        posts = measured["command"]["requests"]
+        lines.append(f"{backend:<10} mail     {measured['mails']} mails sent for {posts} posts "
+                     f"({measured['mails'] / max(1, posts):.2f} a post); waited for the last "
+                     "mails after each slice: "
+                     + ", ".join(f"{s:.2f}" for s in measured["drain_seconds"]) + " s")
     # With the server saturated, throughput is bounded by the time a request holds a worker:
     # compare that time directly too (mean latency under the same load).
     lines.append(
         f"{backend:<10} latency  command p50 {phases['commands']['command']['p50_ms']:.1f} ms "
-        f"vs insert p50 {phases['insert']['insert']['p50_ms']:.1f} ms "
+        f"vs bare insert p50 {phases['bare']['bare']['p50_ms']:.1f} ms "
         f"vs noop p50 {phases['noop']['noop']['p50_ms']:.1f} ms"
     )
     return lines
@@ -204,6 +266,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="also serve the app of this other checkout (same database) and "
+                             "run the commands phase on it in each round")
+    parser.add_argument("--no-mail", action="store_true",
+                        help="leave out the mail phase (the scheduler delivering to a sink)")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--rate-limit-storage", metavar="URI",
                         help="serve with the request limits on (never reached), counted in "
@@ -211,8 +278,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     backends = args.backend or ["sqlite", "postgresql"]
     print(f"bench.api: gunicorn 2 sync workers, {args.clients} client processes, "
-          f"{args.seconds:g} s per phase (insert, shaped and commands in {args.rounds} turns)",
-          flush=True)
+          f"{args.seconds:g} s per phase (the compared phases in {args.rounds} turns); load "
+          f"average {' '.join(f'{x:.2f}' for x in os.getloadavg())}", flush=True)
     results, failed = {}, []
     for backend in backends:
         with tempfile.TemporaryDirectory(prefix=f"bench-api-{backend}-") as tmp:
@@ -225,7 +292,8 @@ def main(argv: list[str]) -> int:
     for backend, result in results.items():
         for line in verdicts(backend, result):
             print(line)
-    print(f"targets: command posts >= {TARGET_RATIO:.0%} of the insert baseline, "
+    print(f"bench.api: load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"targets: command posts >= {TARGET_RATIO:.0%} of the bare insert, "
           f"p99 <= {TARGET_COMMAND_P99_MS:g} ms (SQLite)")
     if args.json:
         args.json.write_text(json.dumps({"at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),

@@ -5,6 +5,9 @@
 ``GET /noop`` does nothing but answer JSON: the cost of gunicorn, Flask and the loopback.
 ``POST /insert`` inserts one row in its own transaction, through the server's own engine setup
 (WAL, busy timeout and BEGIN IMMEDIATE on SQLite): the least any write request can cost.
+``POST /bare-insert`` inserts the same row with the bare driver (the standard library's
+``sqlite3``, or ``psycopg``), one connection per worker kept open, nothing of SQLAlchemy or of
+the server's engine setup: the honest floor of a write request with this web stack.
 ``POST /shaped`` does a command post's database work with nothing else (no auth, no ORM, no
 rules, no schemas): it reads a row in a read-only transaction, then in a write transaction
 inserts two rows in one executemany (the events) and one more (the command), reads one (the
@@ -17,11 +20,12 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 
 import sqlalchemy as sa
 from flask import Flask, jsonify, request
 
-from server.db import get_engine, read_only
+from server.db import default_sqlite_path, get_engine, read_only
 
 metadata = sa.MetaData()
 rows = sa.Table(
@@ -53,9 +57,39 @@ def create_tables(url: str) -> None:
     metadata.create_all(get_engine(url))
 
 
+BARE_INSERT = "INSERT INTO bench_baseline_rows (payload) VALUES ({})"
+
+
+def bare_connection(url: str):
+    """The worker's own driver connection (made after the fork) and its INSERT."""
+    path = default_sqlite_path(url)
+    if path is not None:
+        # Python's default transaction handling: a BEGIN before the INSERT, the commit after.
+        connection = sqlite3.connect(path, timeout=5, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        return connection, BARE_INSERT.format("?")
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    return psycopg.connect(dsn), BARE_INSERT.format("%s")
+
+
 def create_app() -> Flask:
-    engine = get_engine(os.environ["IRIDESCIA_DATABASE_URL"])
+    url = os.environ["IRIDESCIA_DATABASE_URL"]
+    engine = get_engine(url)
     app = Flask("bench_baseline")
+    bare: list = []
+
+    @app.post("/bare-insert")
+    def bare_insert():
+        payload = json.dumps(request.get_json(force=True))
+        if not bare:
+            bare.extend(bare_connection(url))
+        connection, statement = bare
+        connection.execute(statement, (payload,))
+        connection.commit()
+        return jsonify({"ok": True}), 201
 
     @app.get("/noop")
     def noop():

@@ -74,10 +74,18 @@ def run_insert(http: Http, deadline: float, rng: random.Random) -> None:
         http.call("insert", "POST", "/insert", {"n": rng.randrange(1 << 30), "text": "x" * 64})
 
 
+def run_bare(http: Http, deadline: float, rng: random.Random) -> None:
+    while time.perf_counter() < deadline:
+        http.call("bare", "POST", "/bare-insert", {"n": rng.randrange(1 << 30), "text": "x" * 64})
+
+
 def run_shaped(http: Http, deadline: float, rng: random.Random) -> None:
     table = f"bench-{rng.randrange(1 << 40):x}"  # one per client: its versions never race
     while time.perf_counter() < deadline:
         http.call("shaped", "POST", "/shaped", {"table": table, "text": "x" * 64})
+
+
+BASELINES = {"noop": run_noop, "insert": run_insert, "bare": run_bare, "shaped": run_shaped}
 
 
 # --- the app ----------------------------------------------------------------------------------
@@ -185,14 +193,16 @@ def _client(scenario: str, port: int, seconds: float, seed: int, barrier, result
     http = Http(port)
     rng = random.Random(seed)
     try:
-        if scenario in ("noop", "insert", "shaped"):
-            work = {"noop": run_noop, "insert": run_insert, "shaped": run_shaped}[scenario]
+        if scenario in BASELINES:
+            work = BASELINES[scenario]
+            barrier.wait()
             barrier.wait()
             http.timing = True
             work(http, time.perf_counter() + seconds, rng)
         else:
             # Registration and the first game are set up before the clock starts.
             players, table = setup_game_client(http, rng)
+            barrier.wait()  # set up; the parent runs its after_setup
             barrier.wait()
             http.timing = True
             play(http, rng, players, table, time.perf_counter() + seconds, scenario == "mix")
@@ -202,8 +212,10 @@ def _client(scenario: str, port: int, seconds: float, seed: int, barrier, result
         results.put((f"{type(error).__name__}: {error}", http.records))
 
 
-def run(scenario: str, port: int, clients: int, seconds: float, seed: int = 1):
-    """Run ``clients`` processes for ``seconds``; (records, wall seconds, errors)."""
+def run(scenario: str, port: int, clients: int, seconds: float, seed: int = 1,
+        after_setup=None):
+    """Run ``clients`` processes for ``seconds``; (records, wall seconds, errors).
+    ``after_setup`` is called once every client is set up, before the clock starts."""
     context = multiprocessing.get_context("fork")
     barrier = context.Barrier(clients + 1)
     results = context.Queue()
@@ -214,6 +226,9 @@ def run(scenario: str, port: int, clients: int, seconds: float, seed: int = 1):
     for process in processes:
         process.start()
     try:
+        barrier.wait(timeout=120)
+        if after_setup is not None:
+            after_setup()
         barrier.wait(timeout=120)
     except threading.BrokenBarrierError:
         pass  # a client failed during set-up: its error comes through the queue

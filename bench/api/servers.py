@@ -63,9 +63,9 @@ def server_env(database_url: str, workdir: Path, **extra: str) -> dict[str, str]
 
 @contextmanager
 def gunicorn(app: str, env: dict[str, str], workdir: Path, ready_path: str, workers: int = 2,
-             worker_class: str = "sync"):
+             worker_class: str = "sync", root: Path = ROOT):
     """Serve ``app`` with gunicorn (sync workers unless told) on a free 127.0.0.1 port; yields
-    (port, pid)."""
+    (port, pid). ``root``: the checkout whose code it serves (another one's, to compare)."""
     port = free_port()
     log = (workdir / f"gunicorn-{port}.log").open("w")
     process = subprocess.Popen(
@@ -73,7 +73,7 @@ def gunicorn(app: str, env: dict[str, str], workdir: Path, ready_path: str, work
             sys.executable, "-m", "gunicorn",
             "--workers", str(workers), "--worker-class", worker_class,
             "--bind", f"127.0.0.1:{port}", "--log-level", "warning",
-            "--chdir", str(ROOT), app,
+            "--chdir", str(root), app,
         ],
         cwd=workdir,
         env=env,

@@ -7,10 +7,12 @@ Plays ``--games`` 2-player games through the app (Flask's test client) with rand
 which queues their notices (game started, your turn, game over) as a command post does: unrendered.
 An SMTP sink (aiosmtpd's, in a process of its own) takes the mail. Then, in ``--rounds`` rounds:
 every queued notice is made pending and unrendered again and `flush_outbox` delivers them all
-(claim, render, build, send over one SMTP session, mark each sent), then bare smtplib sends the
-same messages, already built, over one session (`sendmail`). Prints mails/s of each and their
-ratio (target: delivery >= 0.6 x bare smtplib, issue 17). ``--profile`` runs one more delivery
-under cProfile.
+(claim, build, send over one SMTP session, mark each sent), then bare smtplib sends the
+same messages, already built, over one session (`sendmail`). Rendering (the words and the board
+picture) is timed on its own first: `render_pending` stores the words ahead of delivery, as the
+scheduler's mail job does before it sends. Prints mails/s of each and their ratio (target:
+delivery >= 0.6 x bare smtplib, issue 17), and rendering's cost a mail. ``--profile`` runs one
+more delivery and one more rendering under cProfile.
 """
 
 from __future__ import annotations
@@ -67,18 +69,30 @@ def confirm_every_address(engine) -> None:
         connection.execute(update(User).values(verified_at=datetime.now(UTC)))
 
 
-def requeue(engine) -> int:
-    """Every game notice (rendered from its game's version) pending again, unrendered, due
-    now: what a post leaves behind. Mail stored with its words (invitations, account mail) is
-    left alone."""
+def requeue(engine, unrendered: bool = True) -> int:
+    """Every game notice (rendered from its game's version) pending again, due now, and
+    unrendered (what a post leaves behind) unless told to keep its words. Mail stored with its
+    words (invitations, account mail) is left alone."""
     from sqlalchemy import update
 
     from server.models import Outbox
 
+    words = {"subject": None, "text_body": None, "html_body": None} if unrendered else {}
     with engine.begin() as connection:
         return connection.execute(update(Outbox).where(Outbox.version.is_not(None)).values(
-            status="pending", attempts=0, next_attempt_at=datetime.now(UTC), subject=None,
-            text_body=None, html_body=None, sent_at=None, last_error=None)).rowcount
+            status="pending", attempts=0, next_attempt_at=datetime.now(UTC), sent_at=None,
+            last_error=None, **words)).rowcount
+
+
+def render_ahead(app) -> tuple[int, float]:
+    """`render_pending`: the words of every unrendered notice stored, nothing sent."""
+    from server.db import app_engine
+    from server.mail.outbox import render_pending
+
+    started = time.perf_counter()
+    with app.app_context():
+        count = render_pending(app_engine(app))
+    return count, time.perf_counter() - started
 
 
 def built_messages(engine, settings) -> list[tuple[str, bytes]]:
@@ -141,32 +155,45 @@ def run_backend(backend: str, args, workdir: Path, port: int) -> dict:
     deliver(app)  # warm: templates compiled, states cached as a running scheduler has them
     settings = MailSettings.for_app(app.config)
     messages = built_messages(engine, settings)
-    ours_total = bare_total = 0.0
-    count = 0
+    totals = {"render": 0.0, "delivery": 0.0, "bare": 0.0}
+    count = rendered = 0
     for round_number in range(1, args.rounds + 1):
         requeue(engine)
+        made, render_seconds = render_ahead(app)
+        requeue(engine, unrendered=False)
         sent, ours = deliver(app)
         theirs = bare(port, settings.from_address, messages)
-        ours_total, bare_total, count = ours_total + ours, bare_total + theirs, count + sent
-        print(f"{backend:<10} round {round_number}: delivery {sent / ours:7.1f} mails/s, "
-              f"bare smtplib {len(messages) / theirs:7.1f} mails/s, "
-              f"ratio {(sent / ours) / (len(messages) / theirs):.2f}", flush=True)
-    ours_rate, bare_rate = count / ours_total, args.rounds * len(messages) / bare_total
+        for key, seconds in (("render", render_seconds), ("delivery", ours), ("bare", theirs)):
+            totals[key] += seconds
+        count, rendered = count + sent, rendered + made
+        print(f"{backend:<10} round {round_number}: rendering {1000 * render_seconds / made:.2f} "
+              f"ms a mail; delivery {sent / ours:7.1f} mails/s, bare smtplib "
+              f"{len(messages) / theirs:7.1f} mails/s, ratio "
+              f"{(sent / ours) / (len(messages) / theirs):.2f}", flush=True)
+    ours_rate = count / totals["delivery"]
+    bare_rate = args.rounds * len(messages) / totals["bare"]
     ratio = ours_rate / bare_rate
     verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
     print(f"{backend:<10} delivery {ours_rate:.1f} mails/s = {ratio:.2f} x bare smtplib "
           f"{bare_rate:.1f} mails/s (target >= {TARGET_RATIO}: {verdict})", flush=True)
+    render_ms = 1000 * totals["render"] / rendered
+    whole = count / (totals["delivery"] + totals["render"] * count / rendered)
+    print(f"{backend:<10} rendering {render_ms:.2f} ms a mail (ahead of delivery); rendered and "
+          f"delivered {whole:.1f} mails/s = {whole / bare_rate:.2f} x bare smtplib", flush=True)
     if args.profile:
-        requeue(engine)
-        profiler = cProfile.Profile()
-        profiler.runcall(deliver, app)
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(30)
+        for what, step, unrendered in (("delivery", deliver, False),
+                                       ("rendering", render_ahead, True)):
+            requeue(engine, unrendered=unrendered)
+            profiler = cProfile.Profile()
+            profiler.runcall(step, app)
+            print(f"--- profile of {what}")
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
     if backend == "postgresql":
         from server.db import dispose_engine
 
         dispose_engine(url)
         servers.drop_postgres("iridescia_bench_mail")
-    return {"ours": ours_rate, "bare": bare_rate, "ratio": ratio}
+    return {"ours": ours_rate, "bare": bare_rate, "ratio": ratio, "render_ms": render_ms}
 
 
 def main(argv: list[str]) -> int:

@@ -1,30 +1,34 @@
 """The database side of a command post (and of the legal-commands read that goes with posting),
-on a `DriverConnection` (no ORM session, no Core Connection: every statement is `Prepared`).
+on a plain SQLAlchemy Connection (no ORM session; every statement on it is `Prepared`).
 
 A post is the API's hottest write: its ORM session (two transactions, three mapped objects to
 load, the unit of work at each commit) cost about a third of its time in the workers, more than
 its statements did. Here the same tables are read and written with Core statements compiled
-once and run on the driver (server/prepared.py), in transactions begun and ended on the driver
-(server/driver_connection.py), and the game is a `GameRow`: its values as attributes, which
-`service.apply_command` reads and sets as it would a mapped `Game`.
+once and run on the driver (server/prepared.py), and the game is a `GameRow`: its values as
+attributes, which `service.apply_command` reads and sets as it would a mapped `Game`.
 
     with posting.connect() as connection:              # reads in a read-only transaction
         caller = posting.caller_and_game(connection, game_id)
         ...                                            # state, checks
         posting.start_writing(connection)              # SQLite's write lock from here
         applied = service.apply_command(connection, caller.game, ...)
-        connection.commit()
+        posting.commit(connection)                     # and the wake-ups it noted go out
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import bindparam, insert, select
+from sqlalchemy.engine import Connection
 
+from server import wakeups
 from server.auth import (
     authenticated,
     bearer_token,
@@ -33,8 +37,7 @@ from server.auth import (
     refuse_token,
     require_user,
 )
-from server.db import READ_ONLY_OPTION, app_engine
-from server.driver_connection import DriverConnection
+from server.db import READ_ONLY_OPTION
 from server.games.lobby import caller_game_and_seat, require_visible
 from server.models import Game, IdempotencyRecord, Seat, User
 from server.prepared import Prepared
@@ -77,24 +80,43 @@ _STORED_ANSWER = Prepared(select(
 _STORE_ANSWER = Prepared(insert(_IDEMPOTENCY))
 
 
-def connect() -> DriverConnection:
-    """A connection of the app's engine whose next transaction only reads (no write lock)."""
-    return DriverConnection(app_engine(), read_only=True)
+@contextmanager
+def connect() -> Iterator[Connection]:
+    """A connection of the app's engine whose next transaction only reads (no write lock).
+    What is not committed with `commit` is rolled back at the end, its wake-ups dropped."""
+    with current_app.extensions["iridescia_db_read_only"].connect() as connection:
+        try:
+            yield connection
+        finally:
+            # The info dict is the pooled connection's: nothing noted may outlive the request.
+            wakeups.discarded(connection.info)
 
 
-def reading(connection: DriverConnection) -> DriverConnection:
+def commit(connection: Connection) -> None:
+    """Commit the writing transaction, then wake whoever waits on what it noted (a Session's
+    after_commit event does this for a Session; a Connection has no event after its commit)."""
+    connection.commit()
+    wakeups.committed(connection.info)
+
+
+def rollback(connection: Connection) -> None:
+    connection.rollback()
+    wakeups.discarded(connection.info)
+
+
+def reading(connection: Connection) -> Connection:
     """Its next transaction reads only: on SQLite it takes no write lock."""
     return connection.execution_options(**{READ_ONLY_OPTION: True})
 
 
-def start_writing(connection: DriverConnection) -> None:
+def start_writing(connection: Connection) -> None:
     """End the reading transaction; the next one writes (on SQLite: queues for the write lock
     at its first statement)."""
     connection.commit()
     connection.execution_options(**{READ_ONLY_OPTION: False})
 
 
-def caller_and_game(connection: DriverConnection, game_id: str) -> Caller:
+def caller_and_game(connection: Connection, game_id: str) -> Caller:
     """The bearer token's user and the game it asks for: 401 for a missing or unknown token, 404
     for a game the caller cannot see (the same answers as lobby.caller_and_game)."""
     token = bearer_token()
@@ -112,12 +134,12 @@ def caller_and_game(connection: DriverConnection, game_id: str) -> Caller:
     return Caller(row.caller_id, game, row.caller_seat, member)
 
 
-def stored_answer(connection: DriverConnection, user_id: int, key: str) -> Any:
+def stored_answer(connection: Connection, user_id: int, key: str) -> Any:
     """The stored (request_hash, status_code, response) for this Idempotency-Key, or None."""
     return _STORED_ANSWER.first(connection, {"user_id": user_id, "key": key})
 
 
-def store_answer(connection: DriverConnection, user_id: int, key: str, request_hash: str,
+def store_answer(connection: Connection, user_id: int, key: str, request_hash: str,
                  answer: dict, now: datetime) -> None:
     _STORE_ANSWER.run(connection, {
         "user_id": user_id, "key": key, "request_hash": request_hash, "status_code": 201,

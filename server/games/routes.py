@@ -378,9 +378,9 @@ class Commands(MethodView):
                     result = _answer(game, applied, caller.seat, command, now)
                     posting.store_answer(connection, caller.user_id, key, request_hash, result,
                                          now)
-                connection.commit()
+                posting.commit(connection)
             except (service.StaleVersion, IntegrityError):
-                connection.rollback()
+                posting.rollback(connection)
                 posting.reading(connection)
                 # A retry racing its own first attempt gets that attempt's answer.
                 stored = key and posting.stored_answer(connection, caller.user_id, key)

@@ -41,21 +41,16 @@ def message_id(dedupe_key: str, settings: MailSettings) -> str:
     return f"<{digest}@{domain}>"
 
 
-def build_message(row, settings: MailSettings, thread_root: str | None = None,
-                  headers: dict[str, str] | None = None) -> EmailMessage:
-    """`row` has to_email, subject, text_body, html_body, dedupe_key and created_at.
-    `thread_root` is the dedupe key of the game's first email to the same address (None or the
-    row's own key when this is that first one). `headers` (server.inbound.outgoing: Reply-To,
-    List-Unsubscribe, the In-Reply-To of an answer to a player's mail) are set as given."""
+def message_headers(row, settings: MailSettings, thread_root: str | None = None,
+                    headers: dict[str, str] | None = None) -> list[tuple[str, str]]:
+    """The headers of `row`'s email (before its MIME ones), in order: what `build_message` and
+    `server.mail.wire.wire_message` both write. See `build_message` for the arguments."""
     headers = dict(headers or {})
-    message = EmailMessage(policy=POLICY)
-    message["From"] = settings.from_address
-    message["To"] = _address(row.to_email)
     # A name with a CR/LF (from before the API refused one) would make the header check refuse
     # the whole message: it is folded to a space instead.
-    message["Subject"] = header_safe(row.subject)
-    message["Date"] = format_datetime(row.created_at)
-    message["Message-ID"] = message_id(row.dedupe_key, settings)
+    values = [("From", settings.from_address), ("To", _address(row.to_email)),
+              ("Subject", header_safe(row.subject)), ("Date", format_datetime(row.created_at)),
+              ("Message-ID", message_id(row.dedupe_key, settings))]
     replied_to = headers.pop("In-Reply-To", None)  # an answer replies to the player's mail
     headers.pop("References", None)
     references = []
@@ -64,14 +59,23 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None,
     if replied_to:
         references.append(replied_to)
     if references:
-        message["In-Reply-To"] = references[-1]
-        message["References"] = " ".join(references)
-    message["X-Iridescia-Key"] = row.dedupe_key
-    message["List-Unsubscribe"] = headers.get("List-Unsubscribe") or unsubscribe_header(settings)
-    message["Auto-Submitted"] = "auto-generated"
-    for name, value in headers.items():
-        if name != "List-Unsubscribe":
-            message[name] = value
+        values += [("In-Reply-To", references[-1]), ("References", " ".join(references))]
+    values += [("X-Iridescia-Key", row.dedupe_key),
+               ("List-Unsubscribe", headers.get("List-Unsubscribe") or unsubscribe_header(settings)),
+               ("Auto-Submitted", "auto-generated")]
+    values += [(name, value) for name, value in headers.items() if name != "List-Unsubscribe"]
+    return values
+
+
+def build_message(row, settings: MailSettings, thread_root: str | None = None,
+                  headers: dict[str, str] | None = None) -> EmailMessage:
+    """`row` has to_email, subject, text_body, html_body, dedupe_key and created_at.
+    `thread_root` is the dedupe key of the game's first email to the same address (None or the
+    row's own key when this is that first one). `headers` (server.inbound.outgoing: Reply-To,
+    List-Unsubscribe, the In-Reply-To of an answer to a player's mail) are set as given."""
+    message = EmailMessage(policy=POLICY)
+    for name, value in message_headers(row, settings, thread_root, headers):
+        message[name] = value
     message.set_content(row.text_body)
     if row.html_body:
         from server.web.picture import inline_images

@@ -28,9 +28,9 @@ from sqlmodel import Session, select
 from server.db import read_only, session_scope
 from server.mail import consent
 from server.mail.backoff import MAX_ATTEMPTS, retry_delay
-from server.mail.message import build_message
 from server.mail.settings import MailSettings
 from server.mail.transport import DeliveryError
+from server.mail.wire import wire_message
 from server.models import Outbox
 
 log = logging.getLogger(__name__)
@@ -92,8 +92,9 @@ def flush_outbox(
     slow SMTP server thus never holds a database lock; a run longer than a lease loses only the
     messages another scheduler took over meanwhile, which it then skips; a scheduler that dies
     mid-send leaves at most a batch to be retried after the lease, and one that stops on an
-    error gives back what it had not started. A message is marked sent as soon as it is (a crash
-    resends at most the one being sent, with the same Message-ID). A notice queued unrendered is
+    error gives back what it had not started. A message is marked sent before the next one goes
+    out, in the transaction that renews the next one's lease (a crash resends at most the one
+    being sent, with the same Message-ID). A notice queued unrendered is
     rendered first (all of a batch in one read-only transaction) and its words are stored when
     it is marked. A message that cannot be rendered or built is parked with the error rather
     than blocking the queue. `clock` is read at every claim, renewal and mark (a fixed datetime
@@ -124,14 +125,16 @@ def flush_outbox(
             remaining -= len(rows)
             rows = [row for row in rows if row.id not in stopped]
             unstarted = list(rows)
+            outcome = None  # the last message's, written with the next one's lease
             try:
                 rendered = _render(engine, [row for row in rows if row.text_body is None])
                 while unstarted:
                     row = unstarted.pop(0)
-                    _send_one(engine, transport, settings, clock, rng, row,
-                              rendered.get(row.id), report, roots.get(row.id),
-                              headers.get(row.id))
+                    outcome = _send_one(engine, transport, settings, clock, rng, row,
+                                        rendered.get(row.id), report, roots.get(row.id),
+                                        headers.get(row.id), outcome)
             finally:
+                _mark(engine, outcome)
                 _release(engine, unstarted, clock())
     return report
 
@@ -147,11 +150,29 @@ def _held(row: Outbox):
             & (_OUTBOX.c.status == "pending"))
 
 
-def _renew_lease(engine, row: Outbox, now: datetime) -> bool:
+Outcome = tuple[int, dict]  # a sent (or failed) message's id and the values it is marked with
+
+
+def _mark(engine, outcome: Outcome | None) -> None:
+    if outcome is not None:
+        with _bookkeeping(engine) as connection:
+            _write_outcome(connection, outcome)
+
+
+def _write_outcome(connection: Connection, outcome: Outcome) -> None:
+    row_id, values = outcome
+    connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values))
+
+
+def _renew_lease(engine, row: Outbox, now: datetime, outcome: Outcome | None = None) -> bool:
     """Check the lease on ``row`` just before sending it and give it a whole lease again for
     the send; False when another scheduler took the message over (after this lease had run out)
-    or it is no longer pending."""
+    or it is no longer pending. The previous message's outcome, if not yet written, is written
+    in the same transaction (one commit a mail instead of two: half of delivery's bookkeeping,
+    and still before anything else is sent, so a crash resends at most the one message)."""
     with _bookkeeping(engine) as connection:
+        if outcome is not None:
+            _write_outcome(connection, outcome)
         result = connection.execute(
             update(_OUTBOX).where(_held(row)).values(next_attempt_at=now + CLAIM_LEASE))
         return result.rowcount == 1
@@ -285,7 +306,10 @@ def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
 def _send_one(
     engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport,
     thread_root: str | None = None, headers: dict | None = None,
-) -> None:
+    previous: Outcome | None = None,
+) -> Outcome | None:
+    """Send ``row``; its outcome, to be written before anything else is sent (by the next
+    message's lease renewal, or `_mark`). ``previous``: the last message's, not yet written."""
     row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
     failure: Exception | None = None
     permanent = True
@@ -298,17 +322,19 @@ def _send_one(
         row.subject, row.text_body, row.html_body = rendered
     if failure is None:
         try:
-            message = build_message(row, settings, thread_root, headers)
+            message = wire_message(row, settings, thread_root, headers)
         except Exception as error:  # a message that cannot be built would block the queue
             log.exception("mail %s to %s cannot be built", key, to)
             failure = error
         else:
             permanent = False
-            if not _renew_lease(engine, row, clock()):
+            renewed = _renew_lease(engine, row, clock(), previous)
+            previous = None
+            if not renewed:
                 log.warning("mail %s to %s: its lease ran out and another scheduler took it "
                             "over; not sent here", key, to)
                 report.skipped.append(row_id)
-                return
+                return None
             try:
                 transport.send(message)
             except DeliveryError as error:
@@ -341,9 +367,9 @@ def _send_one(
             attempts,
             failure,
         )
-    # Marked at once, in a transaction of its own: a crash resends at most this message.
-    with _bookkeeping(engine) as connection:
-        connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values))
+    # Marked before the next message goes out (with its lease): a crash resends at most this one.
+    _mark(engine, previous)
+    return row_id, values
 
 
 def list_messages(session: Session, status: str | None = "parked") -> list[Outbox]:

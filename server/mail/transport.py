@@ -1,4 +1,4 @@
-"""Transports deliver one `email.message.EmailMessage`; failures are split by cause.
+"""Transports deliver one `server.mail.wire.WireMessage`; failures are split by cause.
 
 A temporary failure (a 4xx reply, a refused or dropped connection) is worth retrying later; a
 permanent one (a 5xx reply) is not, and the outbox parks the message for a person to look at.
@@ -10,12 +10,11 @@ import re
 import smtplib
 import socket
 import ssl
-import threading
-from email.message import EmailMessage
 from pathlib import Path
 
-from server.mail.message import wire_bytes
 from server.mail.settings import MailSettings, SmtpSettings
+from server.mail.watchdog import Watchdog
+from server.mail.wire import WireMessage
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +49,7 @@ class SmtpTransport:
     def __init__(self, settings: SmtpSettings):
         self.settings = settings
         self._connection = None
+        self._watchdog = Watchdog(self._cut_off)
 
     def describe(self) -> str:
         return f"SMTP {self.settings.host}:{self.settings.port} ({self.settings.security})"
@@ -59,6 +59,7 @@ class SmtpTransport:
 
     def __exit__(self, *exc_info):
         self.close()
+        self._watchdog.stop()
 
     def close(self):
         if self._connection is not None:
@@ -102,44 +103,32 @@ class SmtpTransport:
             except OSError:
                 pass
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: WireMessage) -> None:
         """Send one message; the whole attempt (connecting, greeting, TLS, login, the message)
-        takes at most the timeout. The socket's timeout bounds each read only, so a relay that
-        sent a byte every few seconds held the delivery job for as long as it liked."""
-        expired = threading.Event()
-
-        def cut_off() -> None:
-            expired.set()
-            self._cut_off()
-
-        watchdog = threading.Timer(self.settings.timeout, cut_off)
-        watchdog.daemon = True
-        watchdog.start()
+        takes at most the timeout (server/mail/watchdog.py)."""
+        self._watchdog.arm(self.settings.timeout)
         try:
             self._send(message)
         except DeliveryError:
-            if not expired.is_set():
+            if not self._watchdog.disarm():
                 raise
             self.close()
             raise TemporaryDeliveryError(
                 f"{self.describe()} took longer than {self.settings.timeout:g} s to take the "
                 "message: cut off, retrying later") from None
         finally:
-            watchdog.cancel()
+            self._watchdog.disarm()
 
-    def _send(self, message: EmailMessage) -> None:
+    def _send(self, message: WireMessage) -> None:
         try:
             if self._connection is None:
                 self._connect()
-            # One flattening, and none of send_message's re-reading of the headers it was
-            # built with: the sender and the one recipient are the message's own.
-            refused = self._connection.sendmail(
-                message["From"].addresses[0].addr_spec, [message["To"].addresses[0].addr_spec],
-                wire_bytes(message))
+            refused = self._connection.sendmail(message.sender, [message.recipient],
+                                                message.data)
         except smtplib.SMTPRecipientsRefused as error:
             self.close()
             code, text = next(iter(error.recipients.values()))
-            raise _from_reply(code, text, f"RCPT TO {message['To']}") from error
+            raise _from_reply(code, text, f"RCPT TO {message.recipient}") from error
         except smtplib.SMTPResponseException as error:
             self.close()
             raise _from_reply(error.smtp_code, error.smtp_error, "the message") from error
@@ -148,7 +137,7 @@ class SmtpTransport:
             raise TemporaryDeliveryError(f"{self.describe()} unreachable: {error}") from error
         if refused:
             code, text = next(iter(refused.values()))
-            raise _from_reply(code, text, f"RCPT TO {message['To']}")
+            raise _from_reply(code, text, f"RCPT TO {message.recipient}")
 
 
 class EmlTransport:
@@ -169,22 +158,23 @@ class EmlTransport:
     def close(self):
         pass
 
-    def send(self, message: EmailMessage) -> None:
+    def send(self, message: WireMessage) -> None:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
-            path = self.directory / _file_name(message)
-            path.write_bytes(bytes(message))
+            path = self.directory / _file_name(message.key)
+            path.write_bytes(message.data)
         except OSError as error:
             raise TemporaryDeliveryError(f"cannot write to {self.directory}: {error}") from error
-        log.info("mail to %s written to %s (IRIDESCIA_SMTP_URL is not set)", message["To"], path)
+        log.info("mail to %s written to %s (IRIDESCIA_SMTP_URL is not set)", message.recipient,
+                 path)
 
 
-def _file_name(message: EmailMessage) -> str:
+def _file_name(key: str) -> str:
     """A readable name (the key with what a file name cannot hold replaced) that is one file per
     mail: keys differing only in those characters (``a+b@``, ``a_b@``) or only after the
     readable part's end got one name, and one mail overwrote the other. The key's digest ends
     the name; the same mail sent again (after a crash) overwrites its own file."""
-    key = message.get("X-Iridescia-Key") or message["Message-ID"] or "message"
+    key = key or "message"
     readable = re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("_")[:120]
     return f"{readable}_{hashlib.sha256(key.encode()).hexdigest()[:16]}.eml"
 

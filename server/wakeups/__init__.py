@@ -91,8 +91,10 @@ def of(app: Flask | None = None) -> Wakeups | None:
 
 
 def note(unit, *topics: str) -> None:
-    """Wake whoever waits on ``topics`` when ``unit``'s transaction commits (a Session, or the
-    command post's connection, whose `commit` calls `committed`)."""
+    """Wake whoever waits on ``topics`` when ``unit``'s transaction commits: a Session's
+    after_commit event publishes them; on a plain Connection (the command post's) call
+    `committed(connection.info)` after its commit, and `discarded` when it is not committed
+    (server/games/posting.py does both)."""
     wakeups = of()
     if wakeups is None:
         return

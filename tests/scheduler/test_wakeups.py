@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import engine
 from server.scheduler import start_embedded
 from tests.scheduler.helpers import Table
@@ -77,6 +79,39 @@ def test_a_command_wakes_the_embedded_scheduler(app, smtp_server):
         assert handler.received[0].recipients == [ada.email]
         version = _play_until_the_rhom_is_to_act(table, game_id)
         assert _eventually(lambda: _server_moved(table, game_id, version)), "the Rhom did not play"
+    finally:
+        scheduler.shutdown(wait=True)
+
+
+@pytest.mark.parametrize("channel", ["database", "redis"])
+def test_a_command_post_that_queues_mail_wakes_the_mail_job_at_once(db_url, tmp_path,
+                                                                    smtp_server, channel):
+    """The post commits on a plain Connection (server/games/posting.py), not a Session: its
+    commit, not the interval, sends the mail job to work, whichever channel carries wake-ups
+    (with Redis, only what the post publishes after its commit does)."""
+    from server import create_app
+
+    handler, port = smtp_server
+    app = create_app({
+        "DATABASE_URL": db_url, "OUTBOX_DIR": str(tmp_path / "outbox"), "TESTING": True,
+        "BASE_URL": "https://iridescia.test", "SCHEDULER_INTERVAL_SECONDS": INTERVAL,
+        "SMTP_URL": f"smtp://127.0.0.1:{port}",
+        **({"WAKEUP_URL": "redis://127.0.0.1:6379/0"} if channel == "redis" else {})})
+    table = Table(app)
+    scheduler = start_embedded(app)
+    try:
+        assert _eventually(lambda: all(job.runs for job in scheduler.jobs.values()))
+        ada, bob = table.register("Ada"), table.register("Bob")
+        game_id = table.new_game(ada, [bob], turn_deadline_hours=0)
+        assert _eventually(lambda: len(handler.received) >= 2), "the start's mails"
+        before = len(handler.received)
+        first = table.player_at(game_id, engine.current_player(table.state(game_id)))
+        table.play_turn(game_id)  # through POST /commands until the turn passes
+        following = table.player_at(game_id, engine.current_player(table.state(game_id)))
+        assert following is not None and following != first
+        assert _eventually(lambda: any(mail.recipients == [following.email]
+                                       for mail in handler.received[before:])), \
+            "the next player's turn mail did not go out"
     finally:
         scheduler.shutdown(wait=True)
 

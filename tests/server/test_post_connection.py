@@ -1,6 +1,6 @@
-"""The command post's connection (server/driver_connection.py): transactions begun and ended on
-the driver, on SQLite and on PostgreSQL, with what a Connection would do on commit, rollback,
-read-only, a lost connection and the pool."""
+"""The command post's connection (server/games/posting.py): a plain SQLAlchemy Connection, read-only
+until switched, whose commit publishes the wake-ups its transaction noted and whose rollback or
+close drops them; on SQLite and on PostgreSQL, with a lost connection and the pool."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from server import create_app, db
+from server import create_app, db, wakeups
 from server.db import READ_ONLY_OPTION, WriteInReadOnlyTransaction, get_engine
-from server.driver_connection import DriverConnection
+from server.games import posting
 from server.migrate import upgrade
 from server.models import User
 from server.prepared import Prepared
@@ -36,12 +36,31 @@ def _emails(engine) -> list[str]:
                     .scalars())
 
 
-def test_what_is_committed_stays_and_what_is_not_is_rolled_back_at_close(database_url):
+@pytest.fixture
+def app(database_url):
+    return create_app({"DATABASE_URL": database_url, "TESTING": True})
+
+
+@pytest.fixture
+def post_connection(app):
+    """``posting.connect`` as a command post opens it, in an app context."""
+    with app.app_context():
+        yield posting.connect
+
+
+def _writing(connection):
+    connection.execution_options(**{READ_ONLY_OPTION: False})
+    return connection
+
+
+def test_what_is_committed_stays_and_what_is_not_is_rolled_back_at_close(database_url,
+                                                                         post_connection):
     engine = get_engine(database_url)
-    with DriverConnection(engine, read_only=False) as connection:
+    with post_connection() as connection:
+        _writing(connection)
         _INSERT_USER.run(connection, _user("ada@example.com"))
         assert connection.in_transaction()
-        connection.commit()
+        posting.commit(connection)
         assert not connection.in_transaction()
         _INSERT_USER.run(connection, _user("bob@example.com"))
         assert [row.email for row in _EMAILS.all(connection, {})] == [
@@ -50,33 +69,31 @@ def test_what_is_committed_stays_and_what_is_not_is_rolled_back_at_close(databas
     assert engine.pool.checkedout() == 0  # the connection went back to the pool
 
 
-def test_a_rollback_drops_the_transactions_writes(database_url):
-    engine = get_engine(database_url)
-    with DriverConnection(engine, read_only=False) as connection:
+def test_a_rollback_drops_the_transactions_writes(post_connection):
+    with post_connection() as connection:
+        _writing(connection)
         _INSERT_USER.run(connection, _user("ada@example.com"))
-        connection.rollback()
+        posting.rollback(connection)
         assert not connection.in_transaction()
         assert _EMAILS.all(connection, {}) == []
 
 
-def test_a_reading_connection_refuses_writes_until_it_is_switched(database_url):
+def test_a_reading_connection_refuses_writes_until_it_is_switched(database_url,
+                                                                   post_connection):
     engine = get_engine(database_url)
-    with DriverConnection(engine) as connection:
+    with post_connection() as connection:
         with pytest.raises(WriteInReadOnlyTransaction):
             _INSERT_USER.run(connection, _user("ada@example.com"))
         assert _EMAILS.all(connection, {}) == []
-        with pytest.raises(sa.exc.InvalidRequestError, match="end the transaction"):
-            connection.execution_options(**{READ_ONLY_OPTION: False})
-        connection.commit()
-        connection.execution_options(**{READ_ONLY_OPTION: False})
+        posting.start_writing(connection)
         _INSERT_USER.run(connection, _user("ada@example.com"))
-        connection.commit()
+        posting.commit(connection)
     assert _emails(engine) == ["ada@example.com"]
 
 
-def test_each_transaction_has_its_own_identity(database_url):
+def test_each_transaction_has_its_own_identity(post_connection):
     # Caches kept for one transaction (the notifications' seats) compare it.
-    with DriverConnection(get_engine(database_url)) as connection:
+    with post_connection() as connection:
         assert connection.get_transaction() is None
         _EMAILS.all(connection, {})
         first = connection.get_transaction()
@@ -86,34 +103,28 @@ def test_each_transaction_has_its_own_identity(database_url):
         assert connection.get_transaction() not in (None, first)
 
 
-def test_only_the_read_only_option_is_taken(database_url):
-    with DriverConnection(get_engine(database_url)) as connection:
-        with pytest.raises(TypeError, match="isolation_level"):
-            connection.execution_options(isolation_level="SERIALIZABLE")
-
-
 def test_on_sqlite_a_writer_waits_for_the_write_lock_and_a_reader_does_not(tmp_path):
     url = f"sqlite:///{tmp_path / 'locks.db'}"
     upgrade(url)
-    engine = db._create_engine(url, busy_timeout_ms=200)
+    app = create_app({"DATABASE_URL": url, "TESTING": True, "SQLITE_BUSY_TIMEOUT_MS": 200})
     try:
         holder = sqlite3.connect(tmp_path / "locks.db", isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")  # another process's writer holds the lock
-        with DriverConnection(engine) as connection:
+        with app.app_context(), posting.connect() as connection:
             assert _EMAILS.all(connection, {}) == []  # a snapshot, no lock needed
-            connection.commit()
-            connection.execution_options(**{READ_ONLY_OPTION: False})
+            posting.start_writing(connection)
             with pytest.raises(sa.exc.OperationalError, match="database is locked"):
                 _INSERT_USER.run(connection, _user("ada@example.com"))
             assert not connection.in_transaction()
         holder.execute("ROLLBACK")
-        with DriverConnection(engine, read_only=False) as connection:
+        with app.app_context(), posting.connect() as connection:
+            posting.start_writing(connection)
             _INSERT_USER.run(connection, _user("ada@example.com"))
-            connection.commit()
-        assert _emails(engine) == ["ada@example.com"]
+            posting.commit(connection)
+        assert _emails(get_engine(url)) == ["ada@example.com"]
         holder.close()
     finally:
-        engine.dispose()
+        db.dispose_engine(url)
 
 
 @pytest.fixture
@@ -127,7 +138,8 @@ def test_a_lost_postgresql_connection_is_invalidated_and_the_next_one_is_fresh(
         postgres_engine, monkeypatch):
     monkeypatch.setattr(db, "IDLE_PING_SECONDS", 3600.0)  # no ping: the statement finds out
     backend = Prepared(sa.select(sa.func.pg_backend_pid().label("pid")))
-    with DriverConnection(postgres_engine) as connection:
+    reading = db.read_only(postgres_engine)  # what posting.connect connects with
+    with reading.connect() as connection:
         first = backend.first(connection, {}).pid
         connection.commit()
     admin = sa.create_engine(POSTGRES_URL)
@@ -136,25 +148,62 @@ def test_a_lost_postgresql_connection_is_invalidated_and_the_next_one_is_fresh(
             connection.exec_driver_sql(f"SELECT pg_terminate_backend({int(first)})")
     finally:
         admin.dispose()
-    with DriverConnection(postgres_engine) as connection:
+    with reading.connect() as connection:
         with pytest.raises(sa.exc.OperationalError) as raised:
             backend.first(connection, {})
         assert raised.value.connection_invalidated
-    with DriverConnection(postgres_engine) as connection:
+    with reading.connect() as connection:
         assert backend.first(connection, {}).pid != first
     assert postgres_engine.pool.checkedout() == 0
 
 
+@pytest.fixture
+def mail_waiter(app):
+    """A waiter on the ``mail`` topic of this process's hub (the mail job's); the channel to other
+    processes is not started (its first connection wakes every waiter once)."""
+    hub = wakeups.of(app).hub
+    hub.on_first_waiter = None
+    with hub.thread_waiter("mail") as waiter:
+        yield waiter
+
+
+def _noting_mail(connection) -> None:
+    posting.start_writing(connection)
+    _INSERT_USER.run(connection, _user("ada@example.com"))
+    wakeups.note(connection, "mail")
+
+
+def test_the_posts_commit_wakes_who_waits_on_what_it_noted(post_connection, mail_waiter):
+    with post_connection() as connection:
+        _noting_mail(connection)
+        assert not mail_waiter.woken  # not before the commit: the mail is not there yet
+        posting.commit(connection)
+        assert mail_waiter.woken
+
+
+def test_a_rolled_back_or_abandoned_post_wakes_nobody_then_or_later(database_url,
+                                                                     post_connection, mail_waiter):
+    with post_connection() as connection:
+        _noting_mail(connection)
+        posting.rollback(connection)
+        posting.start_writing(connection)
+        _INSERT_USER.run(connection, _user("bob@example.com"))
+        posting.commit(connection)  # a later commit of this connection noted nothing
+    with post_connection() as connection:
+        _noting_mail(connection)  # left without a commit: rolled back at the end
+    # The pooled connection goes on serving requests; what was noted on it went with its
+    # transaction.
+    for _ in range(2):
+        with post_connection() as connection:
+            posting.start_writing(connection)
+            _INSERT_USER.run(connection, _user(f"c{_}@example.com"))
+            posting.commit(connection)
+    assert not mail_waiter.woken
+    assert _emails(get_engine(database_url)) == ["bob@example.com", "c0@example.com",
+                                                 "c1@example.com"]
+
+
 UNREACHABLE = "postgresql+psycopg://nobody@127.0.0.1:1/none"
-
-
-def test_a_database_that_cannot_be_reached_is_sqlalchemys_operational_error():
-    engine = db._create_engine(UNREACHABLE, db.DEFAULT_BUSY_TIMEOUT_MS)
-    try:
-        with pytest.raises(sa.exc.OperationalError):
-            DriverConnection(engine)
-    finally:
-        engine.dispose()
 
 
 def test_posting_and_the_legal_read_answer_503_when_the_database_is_down():
