@@ -199,10 +199,13 @@ def measure_costs(backend: str, app, engine, ids_by_kind: dict, args, workdir: P
     return results
 
 
-def measure_drain(backend: str, app, engine, ids: list[str], args) -> dict:
-    """The real scheduler, default settings; `ids` fall due 2 s after it starts."""
+def measure_drain(backend: str, app, engine, ids: dict, args, jobs: str = "all") -> dict:
+    """The real scheduler, default settings; `ids` fall due 2 s after it starts. `jobs`: "all"
+    (the tick and the mail job, as `iridescia-server scheduler` runs them) or "tick" (the
+    tick job alone: what the turns cost without the mail job beside them)."""
     from server.models import Game
-    from server.scheduler import start_embedded
+    from server.scheduler import Scheduler, _loops
+    from server.scheduler.clock import system_clock
 
     _nothing_due(engine)
     due_at = datetime.now(UTC) + timedelta(seconds=2)
@@ -211,7 +214,9 @@ def measure_drain(backend: str, app, engine, ids: list[str], args) -> dict:
         _set_due(engine, kind_ids, due_at, deadline=kind == "deadline")
         by_kind.update(dict.fromkeys(kind_ids, kind))
     everyone = list(by_kind)
-    scheduler = start_embedded(app)
+    name, loops = _loops(app, system_clock)
+    scheduler = Scheduler(name, [loop for loop in loops if jobs == "all" or loop.name == jobs])
+    scheduler.start()
     timeline = []
     try:
         while True:
@@ -230,7 +235,7 @@ def measure_drain(backend: str, app, engine, ids: list[str], args) -> dict:
     drained = timeline[-1][1] == 0
     verdict = "met" if drained and seconds <= TARGET_DRAIN_SECONDS else "MISSED"
     marks = ", ".join(f"{left} left at {t:.2f} s" for t, left in timeline[:: max(1, len(timeline) // 8)])
-    print(f"{backend:<10} {len(everyone)} due turns ({', '.join(f'{len(v)} {k}' for k, v in ids.items())})"
+    print(f"{backend:<10} [{jobs} jobs] {len(everyone)} due turns ({', '.join(f'{len(v)} {k}' for k, v in ids.items())})"
           f" {'all played' if drained else 'NOT all played'} {seconds:.2f} s after their due time "
           f"(target <= {TARGET_DRAIN_SECONDS:g} s: {verdict}); {marks}; load {load_average()}",
           flush=True)
@@ -274,6 +279,8 @@ def run(backend: str, url: str, args, workdir: Path) -> dict:
     results = {"costs": measure_costs(backend, app, engine, cost_ids, args, workdir)}
     if not args.skip_drain:
         results["drain"] = measure_drain(backend, app, engine, drain_ids, args)
+        # The same turns again, with only the tick job running (their games are due again).
+        results["drain_tick_only"] = measure_drain(backend, app, engine, drain_ids, args, "tick")
     engine.dispose()
     return results
 
