@@ -10,6 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
 from server import (
+    api_schemas,
     caching,
     chunked_bodies,
     cors,
@@ -61,11 +62,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         API_TITLE="Iridescia",
         API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
+        OPENAPI_VERSION="3.1.0",  # 3.1: JSON Schema, where a typed value may also be null
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL=web.DOCS_ASSETS,  # the swagger-ui-bundle package's files
+        OPENAPI_SWAGGER_UI_URL=web.DOCS_ASSETS,  # Swagger UI 5, from flask-swagger-ui (server/web)
         API_SPEC_OPTIONS={
             "info": {
                 "description": (
@@ -85,7 +86,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from server.games import paths
 
     app.url_map.converters["game_id"] = paths.GameIdConverter
-    api = IridesciaApi(app)
+    api = IridesciaApi(app, spec_kwargs={"extra_plugins": [api_schemas.OperationIds()]})
+    api_schemas.init_api(api)
     api.register_converter(paths.GameIdConverter, paths.parameter_schema)
     api.spec.components.security_scheme(
         "bearerAuth",

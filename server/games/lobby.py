@@ -23,7 +23,7 @@ from server.auth import (
     require_user,
 )
 from server.errors import fail
-from server.games import service
+from server.games import seat_kinds, service
 from server.mail.outbox import dedupe_key
 from server.models import Game, Invitation, Outbox, Seat, User
 
@@ -72,7 +72,7 @@ def players(session: Session, game: Game) -> list[Seat]:
 
 def player_id(seat: Seat) -> str:
     """The engine's player id of a lobby seat: the user's id, or the bot seat's own."""
-    return f"bot-{seat.id}" if seat.kind == "bot" else str(seat.user_id)
+    return f"{seat_kinds.BOT_PLAYER_ID_PREFIX}{seat.id}" if seat.kind == "bot" else str(seat.user_id)
 
 
 def engine_options(game: Game) -> dict[str, Any]:

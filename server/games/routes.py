@@ -19,7 +19,7 @@ from server.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema,
 from server.db import db_session
 from server.docs import document_errors, location
 from server.errors import fail
-from server.games import invitation_limits, lobby, posting, preconditions, service
+from server.games import invitation_limits, lobby, posting, preconditions, seat_kinds, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.paths import game_path
@@ -282,7 +282,7 @@ class View(MethodView):
         import engine
 
         state = service.load_state(session, game, version)
-        body = dict(engine.view(state, seat.seat if seat is not None else None))
+        body = seat_kinds.with_bot_kinds(engine.view(state, seat.seat if seat is not None else None))
         body["version"] = version
         return plain_json(body, 200, {"ETag": etag})
 

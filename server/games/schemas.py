@@ -5,12 +5,16 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.api_schemas import Typed, TypedObject
+from server.api_schemas.events import ACTOR
+from server.api_schemas.view import PLAYER_KINDS
 from server.config import LONG_POLL_LIMIT_SECONDS
 from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
 from server.strict_fields import StrictBoolean, StrictQueryBoolean
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+GAME_STATUSES = ("open", "active", "finished", "closed", "aborted")
 # Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
 MAX_VERSION = 2**31 - 1
 # Events one feed answer holds: by default, and at most (a whole game is about 2,000).
@@ -121,8 +125,9 @@ class PlayerSchema(ma.Schema):
                           metadata={"description": "Engine seat (turn order); null before start"})
     user_id = fields.Integer(required=True, allow_none=True)
     name = fields.String(required=True)
-    kind = fields.String(required=True, metadata={"description": "human, rhom or bot (a seat the "
-                                                                 "server plays with bot_policy)"})
+    kind = fields.String(required=True, metadata={
+        "enum": list(PLAYER_KINDS),
+        "description": "human, rhom or bot (a seat the server plays with bot_policy)"})
     absent = fields.Boolean(required=True)
     bot_policy = fields.String(required=True, allow_none=True,
                                metadata={"description": "The engine policy of a bot seat; null "
@@ -132,6 +137,7 @@ class PlayerSchema(ma.Schema):
 class GameSchema(ma.Schema):
     id = fields.String(required=True, metadata={"example": "k3x9q2ab"})
     status = fields.String(required=True, metadata={
+        "enum": list(GAME_STATUSES),
         "description": "open, active, finished, closed (every player left before the start) "
                        "or aborted (by an operator)"})
     public = fields.Boolean(required=True)
@@ -149,7 +155,8 @@ class GameSchema(ma.Schema):
     is_my_turn = fields.Boolean(required=True)
     my_seat = fields.Integer(required=True, allow_none=True)
     current_seat = fields.Integer(required=True, allow_none=True)
-    pending_kind = fields.String(required=True, allow_none=True)
+    pending_kind = Typed("GamePendingKind", required=True, allow_none=True, metadata={
+        "description": "null when the game is not running"})
     deadline_at = fields.DateTime(required=True, allow_none=True)
     created_at = fields.DateTime(required=True)
 
@@ -171,7 +178,7 @@ class JoinSchema(ma.Schema):
 
 
 class CommandRequestSchema(ma.Schema):
-    command = fields.Dict(metadata={
+    command = TypedObject("Command", metadata={
         "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "
                        "seat defaults to yours. Give this or `notation`.",
         "example": {"type": "end_turn"}})
@@ -212,15 +219,6 @@ def _plain_command_body(data: object) -> bool:
     return len(data) == 2 and type(version) is int and 0 <= version <= MAX_VERSION
 
 
-class EventSchema(ma.Schema):
-    seq = fields.Integer(required=True)
-    type = fields.String(required=True)
-    payload = fields.Dict(required=True)
-    actor = fields.String(required=True)
-    # Kept as text: stored idempotent responses hold it already formatted.
-    at = fields.String(required=True, metadata={"format": "date-time"})
-
-
 SERVER_DECIDES_AT = ("When the server plays your pending decision itself if you have not (a turn "
                      "deadline, the end of a removal grace); null when it never will. A removal "
                      "the server is about to play is not listed.")
@@ -228,14 +226,14 @@ SERVER_DECIDES_AT = ("When the server plays your pending decision itself if you 
 
 class CommandResultSchema(ma.Schema):
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(Typed("Event"), required=True)
     notes = fields.List(fields.String(), required=True, metadata={
         "description": "What the command did that it does not name, e.g. a pending roll kept "
                        "first"})
-    # Kept as text, like EventSchema.at: stored idempotent responses hold it already formatted.
+    # Kept as text, like an event's `at`: stored idempotent responses hold it already formatted.
     server_decides_at = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": SERVER_DECIDES_AT})
-    legal = fields.List(fields.Dict(), required=True, metadata={
+    legal = fields.List(Typed("Command"), required=True, metadata={
         "description": "Your legal commands at `version`, as GET /games/{id}/legal lists them: "
                        "play the next one without reading them again. Empty when the decision "
                        "is no longer yours (or the game is over)."})
@@ -243,7 +241,7 @@ class CommandResultSchema(ma.Schema):
 
 class FeedSchema(ma.Schema):
     version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
+    events = fields.List(Typed("Event"), required=True)
 
 
 class FeedQuerySchema(ma.Schema):
@@ -271,17 +269,17 @@ class ViewSchema(ma.Schema):
 
     version = fields.Integer(required=True)
     rules_version = fields.String(required=True)
-    options = fields.Dict(required=True)
+    options = Typed("Options", required=True)
     viewer = fields.Integer(required=True, allow_none=True)
     over = fields.Boolean(required=True)
-    turn = fields.Dict(required=True, allow_none=True)
-    board = fields.List(fields.Dict(), required=True)
-    market = fields.Dict(required=True)
-    players = fields.List(fields.Dict(), required=True)
-    pending = fields.Dict(required=True, allow_none=True)
-    roll = fields.Dict(required=True, allow_none=True)
-    rhom = fields.Dict(required=True, allow_none=True)
-    outcome = fields.Dict(required=True, allow_none=True)
+    turn = Typed("ViewTurn", required=True, allow_none=True)
+    board = fields.List(Typed("BoardRow"), required=True)
+    market = Typed("Market", required=True)
+    players = fields.List(Typed("ViewPlayer"), required=True)
+    pending = Typed("Pending", required=True, allow_none=True)
+    roll = Typed("Roll", required=True, allow_none=True)
+    rhom = Typed("RhomView", required=True, allow_none=True)
+    outcome = Typed("Outcome", required=True, allow_none=True)
 
     @ma.post_dump(pass_original=True)
     def _keep_every_key(self, data: dict, original: dict, **_kwargs) -> dict:
@@ -292,28 +290,29 @@ class ViewSchema(ma.Schema):
 class LegalSchema(ma.Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
-    commands = fields.List(fields.Dict(), required=True)
-    # Kept as text, like EventSchema.at: stored idempotent responses hold it already formatted.
+    commands = fields.List(Typed("Command"), required=True)
+    # Kept as text, like an event's `at`: stored idempotent responses hold it already formatted.
     server_decides_at = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": SERVER_DECIDES_AT})
 
 
 class ExportCommandSchema(ma.Schema):
     version = fields.Integer(required=True)
-    actor = fields.String(required=True)
-    command = fields.Dict(required=True)
+    actor = fields.String(required=True, metadata={
+        "pattern": ACTOR["pattern"], "description": ACTOR["description"]})
+    command = Typed("Command", required=True)
 
 
 class ExportSchema(ma.Schema):
     game_id = fields.String(required=True)
     rules_version = fields.String(required=True)
-    options = fields.Dict(required=True)
+    options = Typed("Options", required=True)
     seed = fields.String(required=True)
     seed_hash = fields.String(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
-    events = fields.List(fields.Nested(EventSchema), required=True)
-    outcome = fields.Dict(required=True)
+    events = fields.List(Typed("Event"), required=True)
+    outcome = Typed("Outcome", required=True)
     messages = fields.List(fields.Nested(MessageSchema),
                            metadata={"description": "With ?messages=true: the table talk you may "
                                                     "read (a player: both channels), oldest "

@@ -22,7 +22,8 @@ blp = Blueprint("health", __name__, description="Service health")
 class SchedulerHealthSchema(ma.Schema):
     last_tick_at = fields.DateTime(required=True, allow_none=True)
     age_seconds = fields.Float(required=True, allow_none=True)
-    status = fields.String(required=True, metadata={"description": "ok, stale or never_ran"})
+    status = fields.String(required=True, metadata={"enum": ["ok", "stale", "never_ran"],
+                                                    "description": "ok, stale or never_ran"})
 
 
 class HealthSchema(ma.Schema):

@@ -7,7 +7,7 @@ from flask.views import MethodView
 
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED
 from server.db import db_session
-from server.docs import document_errors
+from server.docs import document_errors, location
 from server.errors import fail
 from server.games import lobby
 from server.messages import service
@@ -34,7 +34,9 @@ def refuse(error: service.MessageRefused):
 @blp.route("/<game_id:game_id>/messages")
 class Messages(MethodView):
     @blp.arguments(MessagePostSchema())
-    @blp.response(201, MessageSchema)
+    @blp.response(201, MessageSchema,
+                  headers=location("/api/v1/games/{id}/messages?since=N: the table talk from "
+                                   "this message on"))
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 403, 404, 413, 415, 422, 429, e404=E404,
                      e403="only the players of game k3x9q2ab talk on its players' channel",
@@ -55,8 +57,10 @@ class Messages(MethodView):
             session.rollback()
             refuse(error)
         session.commit()
-        return service.as_json(message, user.name, seat.seat if seat else None,
-                               seat.id if seat else None)
+        answer = service.as_json(message, user.name, seat.seat if seat else None,
+                                 seat.id if seat else None)
+        since = f"?since={message.id - 1}&channel={message.channel}"
+        return answer, {"Location": f"/api/v1/games/{game.id}/messages{since}"}
 
     @blp.arguments(MessageQuerySchema(), location="query")
     @blp.response(200, MessageListSchema)

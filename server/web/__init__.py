@@ -4,7 +4,8 @@
   from it; errors on these paths are pages, on ``/api/`` JSON as before;
 - sessions (server/web/sessions.py): Flask's signed cookie session on the pages only (the API
   keeps none), CSRF protection on every page form (Flask-WTF);
-- ``/docs``: Swagger UI from the swagger-ui-bundle package's files, never a CDN.
+- ``/docs``: Swagger UI (5.x, which reads OpenAPI 3.1) from the flask-swagger-ui package's
+  files, never a CDN.
 """
 
 from __future__ import annotations
@@ -66,9 +67,17 @@ def _error(error: HTTPException):
     return response, code, headers
 
 
-def init_app(app: Flask) -> None:
-    import swagger_ui_bundle
+def _swagger_ui_files() -> str:
+    """The Swagger UI distribution flask-swagger-ui ships (only its files are used: flask-smorest
+    writes the /docs page)."""
+    from pathlib import Path
 
+    import flask_swagger_ui
+
+    return str(Path(flask_swagger_ui.__file__).parent / "dist")
+
+
+def init_app(app: Flask) -> None:
     base_url = app.config["BASE_URL"]
     app.config.update(
         SESSION_COOKIE_NAME="iridescia_session",
@@ -85,7 +94,7 @@ def init_app(app: Flask) -> None:
     from server.web.routes import blp
 
     app.register_blueprint(blp)
-    assets = swagger_ui_bundle.swagger_ui_path
+    assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")
     def docs_asset(name: str):

@@ -12,13 +12,15 @@ from werkzeug.serving import make_server
 
 
 class LiveServer:
-    def __init__(self, tmp_path):
+    def __init__(self, tmp_path, database_url: str | None = None):
+        """On its own SQLite database, or on ``database_url`` (migrated already)."""
         from server import create_app
         from server.db import get_engine
         from server.migrate import upgrade
 
-        self.database_url = f"sqlite:///{tmp_path / 'iridescia.db'}"
-        upgrade(self.database_url)
+        self.database_url = database_url or f"sqlite:///{tmp_path / 'iridescia.db'}"
+        if database_url is None:
+            upgrade(self.database_url)
         self.app = create_app({"DATABASE_URL": self.database_url, "TESTING": True,
                                "RATE_LIMIT": 1_000_000})
         self.server = make_server("127.0.0.1", 0, self.app, threaded=True)

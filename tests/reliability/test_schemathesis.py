@@ -1,6 +1,9 @@
 """Schemathesis over every operation of the served OpenAPI spec, in-process (WSGI), with and
 without a token, positive and negative data: never a 500, every error is the one error body, and
-no game's log changes except by a command the server accepted (201)."""
+no game's log changes except by a command the server accepted (201). Then the stateful phase:
+scenarios that follow the spec's links from a created or joined game to its reads and posts,
+every answer checked against the spec. The token rotation runs in its own case: it ends the
+token every other case uses."""
 
 from __future__ import annotations
 
@@ -13,9 +16,16 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from server import create_app
+from tests.conftest import empty_every_table
 from tests.reliability.helpers import Api, event_log, verify_log
 
 EXAMPLES = 8  # per operation, mode and caller: bounded so the whole run stays near 20 s
+ROTATION = "POST /api/v1/users/me/token"
+# Scenarios of the stateful phase, and steps in each (a create or join, then linked calls).
+SCENARIOS, STEPS = 100, 10
+# Schema-valid bodies may still break a rule between fields (the Rhom with 3 players) or a game
+# rule (a legal-looking command that is not legal now): a documented 422, not a defect.
+RULES_THE_SPEC_CANNOT_EXPRESS = [schemathesis.checks.positive_data_acceptance]
 
 
 @pytest.fixture
@@ -44,10 +54,12 @@ def _checker(label: str, headers: dict, statuses: Counter, problems: list):
 
 
 def _fuzz(schema, headers: dict, game_id: str | None, modes: tuple, statuses: Counter,
-          problems: list) -> None:
+          problems: list, only: str | None = None) -> None:
     for result in schema.get_all_operations():
         operation = result.ok()
         label = f"{operation.method.upper()} {operation.path}"
+        if (label == ROTATION) != (only == ROTATION):
+            continue  # the rotation alone, or everything but it
         for mode in modes:
             path_parameters = ({"game_id": game_id}
                                if game_id is not None and "{game_id}" in operation.path else None)
@@ -83,3 +95,80 @@ def test_schemathesis_every_operation_with_and_without_a_token(fuzz_app, databas
     verify_log(db, game_id)
     total = sum(n for code, n in statuses.items() if isinstance(code, int))
     print(f"schemathesis: {total} requests, statuses {dict(sorted(statuses.items(), key=str))}")
+
+
+def test_schemathesis_token_rotation_in_its_own_case(fuzz_app):
+    """Rotating ends the token the fuzzer holds: each 201 hands the checker the new one, the old
+    one is refused from then on, and nothing else runs on a token that may have gone."""
+    api = Api(fuzz_app.test_client())
+    ada = api.register("ada")
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", fuzz_app)
+    statuses: Counter = Counter()
+    problems: list[str] = []
+    headers = dict(ada.headers)
+    for caller, modes in [({}, (GenerationMode.POSITIVE,)),
+                          (headers, (GenerationMode.POSITIVE, GenerationMode.NEGATIVE))]:
+        _fuzz(schema, caller, None, modes, statuses, problems, only=ROTATION)
+    assert not problems, "\n".join(sorted(set(problems))[:20])
+    assert statuses[201] >= 1 and statuses[401] >= 1, statuses
+    assert headers != ada.headers  # rotated at least once
+    client = fuzz_app.test_client()
+    assert client.get("/api/v1/users/me", headers=ada.headers).status_code == 401
+    assert client.get("/api/v1/users/me", headers=headers).status_code == 200
+    print(f"schemathesis rotation: {sum(statuses.values())} requests, statuses {dict(statuses)}")
+
+
+def test_schemathesis_stateful_phase_follows_the_links(fuzz_app, database_url):
+    """Scenarios start at createGame or joinGame and follow the links to the game's reads and
+    posts with its real id, as a seated player; every answer must match the spec (status,
+    headers, body), never a 500, and every game a scenario made must replay. Each scenario
+    starts from the same tables (two players, one game), so that Hypothesis sees the same
+    answers for the same choices."""
+    api = Api(fuzz_app.test_client())
+    db = fuzz_app.extensions["iridescia_db"]
+    schema = schemathesis.openapi.from_wsgi("/openapi.json", fuzz_app).exclude(
+        operation_id="rotateToken")
+    calls: Counter = Counter()
+    caller: dict[str, str] = {}
+    replayed: list[str] = []
+
+    def fresh_tables() -> None:
+        for game_id in sorted({row[1] for row in event_log(db) if row[0] == "event"}):
+            verify_log(db, game_id)
+            replayed.append(game_id)
+        empty_every_table(database_url)
+        ada, bob = api.register("ada"), api.register("bob")
+        api.new_game(ada, [bob], public=True)  # something for the lists to list
+        caller["token"] = ada.token
+
+    @schema.auth(refresh_interval=None)  # a new token each scenario: never cached
+    class SeatedPlayersToken:  # the auth checks then know it is a real token, and probe without
+        def get(self, case, context):
+            return caller["token"]
+
+        def set(self, case, token, context):
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+    class Scenarios(schema.as_state_machine()):
+        def setup(self):
+            fresh_tables()
+
+        def validate_response(self, response, case, additional_checks=None, **kwargs):
+            calls[(case.operation.label, response.status_code)] += 1
+            assert response.status_code < 500, case.as_curl_command()
+            case.validate_response(response, excluded_checks=RULES_THE_SPEC_CANNOT_EXPRESS,
+                                   transport_kwargs=kwargs)
+
+    Scenarios.run(settings=settings(max_examples=SCENARIOS, stateful_step_count=STEPS,
+                                    deadline=None, database=None, derandomize=True,
+                                    suppress_health_check=list(HealthCheck)))
+    fresh_tables()  # the last scenario's games replay too
+    operations = {label for label, _status in calls}
+    linked = {label for label, status in calls if "{game_id}" in label and status < 400}
+    assert "POST /api/v1/games" in operations
+    assert {"GET /api/v1/games/{game_id}", "GET /api/v1/games/{game_id}/view"} <= linked, calls
+    assert replayed
+    total = sum(calls.values())
+    print(f"schemathesis stateful: {total} requests over {len(operations)} operations, "
+          f"{len(linked)} reached through a link; {len(replayed)} games replayed; "
+          f"{dict(sorted(calls.items()))}")

@@ -32,7 +32,7 @@ def test_bots_take_seats_named_and_marked_as_bots(client, ada, bob, eve):
     assert sorted(p["seat"] for p in players) == [0, 1, 2]
     [bot] = [p for p in players if p["kind"] == "bot"]
     view = client.get(f"/api/v1/games/{game['id']}/view", headers=ada.headers).json
-    assert view["players"][bot["seat"]]["kind"] == "human"  # the engine's kind: it plays by the rules
+    assert view["players"][bot["seat"]]["kind"] == "bot"  # as GET /games/{id} says it
     assert len(view["players"]) == 3
 
 

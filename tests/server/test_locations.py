@@ -14,7 +14,8 @@ from tests.server.play import create_started_game, seat_map
 CHECKED = {("post", "/api/v1/users"), ("post", "/api/v1/users/recover/confirm"),
            ("post", "/api/v1/users/me/token"), ("post", "/api/v1/games"),
            ("post", "/api/v1/games/{game_id}/invitations"),
-           ("post", "/api/v1/games/{game_id}/commands")}
+           ("post", "/api/v1/games/{game_id}/commands"),
+           ("post", "/api/v1/games/{game_id}/messages")}
 
 
 def test_every_201_of_the_spec_documents_location_and_is_checked_here(client):
@@ -89,3 +90,13 @@ def test_a_command_points_at_the_events_it_caused_and_so_does_its_retry(client, 
     assert client.get(location, headers=mover.headers).json["events"] == response.json["events"]
     retry = client.post(f"/api/v1/games/{game['id']}/commands", json=body, headers=headers)
     assert retry.status_code == 201 and retry.headers["Location"] == location
+
+
+def test_a_message_points_at_the_table_talk_from_it_on(client, ada, bob):
+    game = create_started_game(client, [ada, bob])
+    response = client.post(f"/api/v1/games/{game['id']}/messages", json={"text": "good luck"},
+                           headers=bob.headers)
+    assert response.status_code == 201, response.json
+    listed = client.get(response.headers["Location"], headers=ada.headers).json
+    assert [m["text"] for m in listed["messages"]] == ["good luck"]
+    assert listed["messages"][0]["id"] == response.json["id"]
