@@ -53,9 +53,10 @@ def open_template(client, rng: random.Random, seats: int, tag: str) -> Template:
     return Template(game["id"], "open", seats, [user["id"]], [user["token"]])
 
 
-def play_template(client, rng: random.Random, players: int, commands: int, tag: str) -> Template:
+def play_template(client, rng: random.Random, players: int, commands: int, tag: str,
+                  until_events: int | None = None) -> Template:
     """Register ``players`` users, create, join and start a game, then post up to ``commands``
-    random legal commands (fewer if the game ends)."""
+    random legal commands (fewer if the game ends, or once it has ``until_events`` events)."""
     tokens, ids = [], []
     for i in range(players):
         user = register(client, f"{tag}{i}", rng)
@@ -75,7 +76,7 @@ def play_template(client, rng: random.Random, players: int, commands: int, tag: 
     posted = 0
     while posted < commands:
         status, game = _client_call(client, "GET", f"{API}/games/{game['id']}", tokens[0])
-        if game["status"] != "active":
+        if game["status"] != "active" or (until_events and game["version"] >= until_events):
             break
         seat = game["current_seat"]
         actor = next((p["user_id"] for p in game["players"] if p["seat"] == seat), None)
@@ -133,7 +134,8 @@ def _as_text(value: Any) -> str:
 
 def clone_games(engine: sa.Engine, templates: list[Template], counts: dict[str, int],
                 user_ids: list[int], rng: random.Random, heavy_user: int,
-                heavy_games: int, batch: int = 200) -> dict[str, list[str]]:
+                heavy_games: int, batch: int = 200,
+                heavy: dict[int, int] | None = None) -> dict[str, list[str]]:
     """Insert copies of the templates: ``counts`` per status. Returns new ids per status.
 
     Rows are read and written through untyped columns, so each value reaches the database in the
@@ -164,7 +166,10 @@ def clone_games(engine: sa.Engine, templates: list[Template], counts: dict[str, 
         by_status.setdefault(template.status, []).append(template)
     created: dict[str, list[str]] = {status: [] for status in counts}
     pending: dict[str, list[dict]] = {name: [] for name in TABLES}
-    heavy_left = heavy_games
+    # Users who play in many games: user id -> games still to give them.
+    heavy_left = dict(heavy or {})
+    if heavy_games > 0:
+        heavy_left[heavy_user] = heavy_games
 
     def flush() -> None:
         with engine.begin() as connection:
@@ -179,9 +184,13 @@ def clone_games(engine: sa.Engine, templates: list[Template], counts: dict[str, 
             rows = source[template.game_id]
             new_id = _random_id(rng, 8)
             users = rng.sample(user_ids, len(template.user_ids))
-            if heavy_left > 0 and heavy_user not in users:
-                users[0] = heavy_user
-                heavy_left -= 1
+            for index, (user, left) in enumerate(
+                    (u, n) for u, n in heavy_left.items() if n > 0):
+                if index >= len(users):
+                    break
+                if user not in users:
+                    users[index] = user
+                    heavy_left[user] = left - 1
             user_map = dict(zip(template.user_ids, users, strict=True))
             id_map = {str(old): str(new) for old, new in user_map.items()}
             for row in rows["games"]:

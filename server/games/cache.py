@@ -61,6 +61,12 @@ class StateCache:
     def put_after_commit(self, session: Session, game_id: str, version: int, state: Any) -> None:
         session.info.setdefault(_PENDING, []).append((game_id, version, state))
 
+    def forget_pending(self, session: Session, game_id: str) -> None:
+        """Drop the states this transaction would publish for a game whose writes it dropped."""
+        pending = session.info.get(_PENDING)
+        if pending:
+            pending[:] = [entry for entry in pending if entry[0] != game_id]
+
 
 CACHE = StateCache()
 

@@ -29,6 +29,7 @@ from sqlmodel import Session, select
 from server import wakeups
 from server.db import sql
 from server.games.cache import CACHE
+from server.games.deferred import deferred_writes, write
 from server.models import Command, Event, Game, Seat, Snapshot
 from server.prepared import Prepared
 
@@ -165,22 +166,24 @@ def apply_command(
     orm = isinstance(session, OrmSession)
     with session.no_autoflush if orm else nullcontext():
         connection = sql(session)
-        if connection.dialect.name == "postgresql":
+        # A game the scheduler claimed (its writes held back to the batch's end) is locked.
+        if connection.dialect.name == "postgresql" and deferred_writes(session) is None:
             _lock_game_row(session, connection, game.id, expected)
         try:
             # The log first: the notifications read what happened from it.
-            _INSERT_EVENTS.run_many(connection, [
+            write(session, connection, _INSERT_EVENTS, [
                 dict(row, game_id=game.id, rules_version=rules_version) for row in rows
             ])
-            _INSERT_COMMAND.run(connection, {"game_id": game.id, "version": expected,
-                                             "actor": actor, "command": command_dict, "at": now})
+            write(session, connection, _INSERT_COMMAND, [{
+                "game_id": game.id, "version": expected, "actor": actor, "command": command_dict,
+                "at": now}])
         except IntegrityError:  # another command appended these versions first
             raise _stale(session, game.id, expected) from None
         if SNAPSHOT_EVERY > 0 and expected // SNAPSHOT_EVERY != new_version // SNAPSHOT_EVERY:
-            _INSERT_SNAPSHOT.run(connection, {
+            write(session, connection, _INSERT_SNAPSHOT, [{
                 "game_id": game.id, "version": new_version,
                 "state": engine.state_to_dict(state_after), "created_at": now,
-            })
+            }])
         if command_dict["type"] == "start_game":  # the lobby's, on a Session
             _seat_players(session, game, state_after, now)
             session.flush()  # the notifications read the seats the start decided
@@ -231,7 +234,8 @@ _INSERT_SNAPSHOT = Prepared(insert(Snapshot.__table__))
 
 
 @functools.cache
-def _update_game_row(columns: tuple[str, ...]) -> Prepared:
+def game_row_update(columns: tuple[str, ...]) -> Prepared:
+    """UPDATE of these game columns where the game is still at ``expected_version``."""
     return Prepared(
         update(Game.__table__)
         .where(Game.id == bindparam("row_id"), Game.version == bindparam("expected_version"))
@@ -265,12 +269,16 @@ def _write_game_row(session: Session | Connection, game: Game, expected: int) ->
     # indexed column SET costs SQLite its index entries, in the WAL and its fsync).
     columns = _GAME_COLUMNS if isinstance(game, Game) else game.changed(_GAME_COLUMNS)
     values = {name: getattr(game, name) for name in columns}
-    bumped = _update_game_row(columns).run(sql(session), {
-        "row_id": game.id, "expected_version": expected,
-        **{f"new_{name}": value for name, value in values.items()},
-    })
-    if bumped != 1:
-        raise _stale(session, game.id, expected)
+    held = deferred_writes(session)
+    if held is not None:  # a claimed game: written with the batch's other games at its end
+        held.update_game(game.id, expected, values)
+    else:
+        bumped = game_row_update(columns).run(sql(session), {
+            "row_id": game.id, "expected_version": expected,
+            **{f"new_{name}": value for name, value in values.items()},
+        })
+        if bumped != 1:
+            raise _stale(session, game.id, expected)
     if isinstance(game, Game):
         for name, value in values.items():
             set_committed_value(game, name, value)

@@ -26,6 +26,7 @@ from sqlmodel import select
 
 from server import wakeups
 from server.db import sql
+from server.games.deferred import deferred_writes, write
 from server.games.service import SERVER_ACTOR
 from server.models import Game, Outbox, Seat, User
 from server.notifications.policy import Decision, Notice, Participant, after_events, wanted
@@ -147,9 +148,8 @@ _SEAT_UPDATE = Prepared(
 def write_seat(session, row: SeatRow, missed_turns: int, absent: bool) -> None:
     """Set a seat's missed turns and absence: in the database (one prepared UPDATE), in `row`,
     and in the session's own Seat object for it if one is loaded (so nothing reads it stale)."""
-    _SEAT_UPDATE.run(
-        sql(session), {"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}
-    )
+    write(session, sql(session), _SEAT_UPDATE,
+          [{"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}])
     row.missed_turns, row.absent = missed_turns, absent
     if not isinstance(session, OrmSession):
         return
@@ -294,6 +294,12 @@ def insert_once(session, rows: list[dict]) -> list[dict]:
         return []
     # On the session's connection: the outbox needs nothing the ORM has pending (no autoflush).
     connection = sql(session)
+    held = deferred_writes(session)
+    if held is not None:
+        # A scheduler batch's: sent with the batch's other notices at its end, without
+        # RETURNING (a notice already queued is left alone all the same). Nobody needs the ids.
+        held.add(_prepared_insert_once(connection.dialect.name, returning=False), rows)
+        return rows
     statement = _prepared_insert_once(connection.dialect.name)
     # RETURNING says whether the row went in (rowcount is -1 for some drivers).
     ids = {}
@@ -328,8 +334,8 @@ def _insert_once(dialect: str, returning: bool = True):
 
 
 @functools.cache
-def _prepared_insert_once(dialect: str) -> Prepared:
-    return Prepared(_insert_once(dialect))
+def _prepared_insert_once(dialect: str, returning: bool = True) -> Prepared:
+    return Prepared(_insert_once(dialect, returning))
 
 
 def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:

@@ -29,12 +29,14 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, func, or_, update
+from sqlalchemy import update
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import select
 
 from server import wakeups
 from server.db import session_scope
-from server.models import Event, Game, Seat, Snapshot
+from server.games.deferred import DeferredWrites, LostGameRow, deferring
+from server.models import Game, Seat
 from server.notifications import (
     SERVER_ACTOR,
     enqueue,
@@ -44,6 +46,7 @@ from server.notifications import (
     write_seat,
 )
 from server.notifications.policy import Participant, played_for_you
+from server.scheduler.batch_states import preload_states
 from server.scheduler.bot_turns import bot_turn, plan_bot_turns
 from server.scheduler.claims import claim_games
 from server.scheduler.timers import HUMAN_DECISIONS
@@ -54,7 +57,7 @@ MOST_COMMANDS_PER_TURN = 60
 RETRY_AFTER_ERROR = timedelta(minutes=5)
 # Games claimed per transaction. Each is a few commands; on SQLite the batch holds the write
 # lock throughout, so it stays small enough not to keep players' commands waiting long.
-AUTOMATIC_BATCH = 10
+AUTOMATIC_BATCH = 50
 
 
 @dataclass
@@ -93,9 +96,68 @@ def play_due_turns(db, now: datetime, budget=None) -> list[AutomaticTurn]:
 def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None,
                plans: dict | None = None):
     """Claim up to `AUTOMATIC_BATCH` games with an automatic turn due at `now` and play them in
-    one transaction, one savepoint each, asking `budget` before each game after the first (the
-    games left over stay due). Returns the turns played, None when no game was due. Games
-    in `given_up` (failed in this tick) are not claimed again; a failing game is added."""
+    one transaction, asking `budget` before each game after the first (the games left over stay
+    due). Returns the turns played, None when no game was due. Games in `given_up` (failed in
+    this tick) are not claimed again; a failing game is added.
+
+    Each game's turn is worked out with its writes held back (server/games/deferred.py); a game
+    that fails drops its own and is tried again `RETRY_AFTER_ERROR` later, and the writes of the
+    others go at the end, one executemany per statement. Should that fail, the batch is rolled
+    back and played again game by game (`play_batch_one_by_one`)."""
+    given_up = set() if given_up is None else given_up
+    plans = {} if plans is None else plans
+    try:
+        played = _play_held_back(db, now, budget, given_up, plans)
+    except (DBAPIError, LostGameRow):
+        log.exception("a batch of automatic turns could not be written; playing it game by game")
+        return play_batch_one_by_one(db, now, None, given_up, plans)
+    if played is not None:
+        _log_turns(played)
+    return played
+
+
+def _play_held_back(db, now, budget, given_up: set[str], plans: dict):
+    from server.games.cache import CACHE
+
+    turns: list[AutomaticTurn] = []
+    with session_scope(db) as session:
+        games = claim_games(session, Game.automatic_due_at, now, given_up, AUTOMATIC_BATCH)
+        if not games:
+            return None
+        preload_states(session, games)
+        load_tables(session, games)
+        batch = DeferredWrites()
+        wakeups.hold(session)
+        for index, game in enumerate(games):
+            if index and budget is not None and not budget.left():
+                break  # the rest stay due for the next batch or tick
+            try:
+                with deferring(session, DeferredWrites()) as writes:
+                    turn = _play(session, game, now, plans)
+            except Exception:
+                log.exception(
+                    "automatic turn in game %s failed; retrying in %s", game.id, RETRY_AFTER_ERROR
+                )
+                given_up.add(game.id)
+                CACHE.forget_pending(session, game.id)  # its states were never written
+                forget_table(session, game.id)
+                session.expire(game)
+                _retry_later(session, game.id, now)
+                continue
+            batch.merge(writes)
+            if turn is not None:
+                turns.append(turn)
+        batch.flush(session.connection())
+        wakeups.send_held(session)
+    return turns
+
+
+def play_batch_one_by_one(db, now: datetime, budget=None, given_up: set[str] | None = None,
+                          plans: dict | None = None):
+    """`play_batch`, each game's writes sent as it plays, in a savepoint of its own: a game
+    whose writes fail is rolled back alone. (`apply_command` rolls the whole transaction back
+    on a version conflict, which cannot happen to a claimed, locked game; should it ever, the
+    batch's other games are simply still due and played by the next batch.)"""
     given_up = set() if given_up is None else given_up
     plans = {} if plans is None else plans
     turns: list[AutomaticTurn] = []
@@ -105,7 +167,7 @@ def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None,
         games = claim_games(session, Game.automatic_due_at, now, given_up, AUTOMATIC_BATCH)
         if not games:
             return None
-        _preload_states(session, games)
+        preload_states(session, games)
         load_tables(session, games)
         outer = session.get_transaction()
         for index, game in enumerate(games):
@@ -130,75 +192,29 @@ def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None,
                     savepoint.rollback()
                 forget_table(session, game.id)
                 session.expire(game)
-                session.execute(
-                    update(Game)
-                    .where(Game.id == game.id)
-                    .values(automatic_due_at=now + RETRY_AFTER_ERROR)
-                    .execution_options(synchronize_session=False)
-                )
+                _retry_later(session, game.id, now)
                 continue
             if turn is not None:
                 turns.append(turn)
     if lost_batch:
         _postpone(db, failed[-1], now)
-    for turn in turns:
-        for line in turn.said:
-            (log.warning if turn.kind == "deadline" else log.info)(*line)
+    _log_turns(turns)
     return turns
 
 
-def _preload_states(session, games: list[Game]) -> None:
-    """Derive the claimed games' current states with two queries for the lot (each game's
-    latest snapshot, then the events after it) instead of two per game, and put them in the
-    state cache, where `load_state` and `apply_command` find them. The games are claimed, so
-    their logs up to their versions are committed and final. A game whose rows do not add up is
-    left to `load_state`, which says what is wrong."""
-    import engine
-    from server.games.cache import CACHE
-
-    need = {g.id: g for g in games if g.version > 0 and CACHE.get(g.id, g.version) is None}
-    if not need:
-        return
-    latest = (
-        select(Snapshot.game_id, func.max(Snapshot.version).label("version"))
-        .where(Snapshot.game_id.in_(need))
-        .group_by(Snapshot.game_id)
-        .subquery()
+def _retry_later(session, game_id: str, now: datetime) -> None:
+    session.execute(
+        update(Game)
+        .where(Game.id == game_id)
+        .values(automatic_due_at=now + RETRY_AFTER_ERROR)
+        .execution_options(synchronize_session=False)
     )
-    snapshots = session.exec(
-        select(Snapshot.game_id, Snapshot.version, Snapshot.state).join(
-            latest,
-            and_(Snapshot.game_id == latest.c.game_id, Snapshot.version == latest.c.version),
-        )
-    ).all()
-    bases: dict[str, tuple[int, object]] = {game_id: (0, None) for game_id in need}
-    for game_id, version, state in snapshots:
-        if version <= need[game_id].version:
-            bases[game_id] = (version, state)
-    for game_id, game in need.items():
-        cached = CACHE.best_below(game_id, game.version)
-        if cached is not None and cached[0] >= bases[game_id][0]:
-            bases[game_id] = cached
-        elif bases[game_id][1] is not None:
-            bases[game_id] = (bases[game_id][0], engine.state_from_dict(bases[game_id][1]))
-    events: dict[str, list] = {game_id: [] for game_id in need}
-    for game_id, payload in session.exec(
-        select(Event.game_id, Event.payload)
-        .where(
-            or_(
-                *(
-                    and_(Event.game_id == game_id, Event.seq > base, Event.seq <= need[game_id].version)
-                    for game_id, (base, _state) in bases.items()
-                )
-            )
-        )
-        .order_by(Event.game_id, Event.seq)
-    ):
-        events[game_id].append(payload)
-    for game_id, (base, state) in bases.items():
-        if base + len(events[game_id]) == need[game_id].version:
-            state = engine.replay([engine.event_from_dict(e) for e in events[game_id]], state)
-            CACHE.put(game_id, need[game_id].version, state)
+
+
+def _log_turns(turns: list[AutomaticTurn]) -> None:
+    for turn in turns:
+        for line in turn.said:
+            (log.warning if turn.kind == "deadline" else log.info)(*line)
 
 
 def _postpone(db, game_id: str, now: datetime) -> None:

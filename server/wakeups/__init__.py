@@ -38,6 +38,8 @@ from server.wakeups.hub import Hub
 
 log = logging.getLogger(__name__)
 _PENDING = "iridescia_wakeups"
+_HELD = "iridescia_wakeups_held"
+_TOPICS_PER_NOTIFY = 200
 _NOTIFY = Prepared(select(func.pg_notify(bindparam("channel"), bindparam("payload"))))
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 DEFAULT_INTERVAL_SECONDS = 5.0  # the scheduler's (server/scheduler), read here without it
@@ -106,7 +108,26 @@ def note(unit, *topics: str) -> None:
         return
     pending[1].update(new)
     if wakeups.channel.notifies_in_transaction:
-        _NOTIFY.first(sql(unit), {"channel": CHANNEL, "payload": " ".join(sorted(new))})
+        held = unit.info.get(_HELD)
+        if held is not None:
+            held.update(new)
+        else:
+            _NOTIFY.first(sql(unit), {"channel": CHANNEL, "payload": " ".join(sorted(new))})
+
+
+def hold(unit) -> None:
+    """Send the NOTIFYs of ``unit``'s notes (PostgreSQL) only at `send_held`, as one: a batch
+    of the scheduler notes a topic per game, each of them a round trip otherwise."""
+    unit.info.setdefault(_HELD, set())
+
+
+def send_held(unit) -> None:
+    held = unit.info.pop(_HELD, None)
+    topics = sorted(held or ())
+    # A NOTIFY's payload must stay under 8,000 bytes: a batch's topics go in slices.
+    for start in range(0, len(topics), _TOPICS_PER_NOTIFY):
+        _NOTIFY.first(sql(unit), {"channel": CHANNEL,
+                                  "payload": " ".join(topics[start:start + _TOPICS_PER_NOTIFY])})
 
 
 def due_soon(due_at, now) -> bool:
