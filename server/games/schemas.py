@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from server.plain_text import PlainEmail
+from server.webhooks.schemas import WebhookCreatedSchema, WebhookRequestSchema
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
 # Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
@@ -87,6 +88,11 @@ class GameCreateSchema(ma.Schema):
                                  "remove before the server removes one; 0: the server removes "
                                  "it at once"})
 
+    webhook = fields.Nested(
+        WebhookRequestSchema,
+        metadata={"description": "Your webhook on the game (docs/webhooks.md): its turns and end "
+                                 "POSTed there, signed; the answer shows its secret once"})
+
     @ma.validates_schema
     def _check_players(self, data: dict, **_kwargs) -> None:
         seats, rhom = data.get("seats"), data.get("rhom", False)
@@ -145,6 +151,11 @@ class GameSchema(ma.Schema):
     pending_kind = fields.String(required=True, allow_none=True)
     deadline_at = fields.DateTime(required=True, allow_none=True)
     created_at = fields.DateTime(required=True)
+
+
+class GameCreatedSchema(GameSchema):
+    webhook = fields.Nested(WebhookCreatedSchema, metadata={
+        "description": "The webhook asked for, with its secret (shown only now)"})
 
 
 class InvitationCreateSchema(ma.Schema):

@@ -151,17 +151,18 @@ def _renew_lease(engine, row: Outbox, now: datetime) -> bool:
     """Check the lease on ``row`` just before sending it and give it a whole lease again for
     the send; False when another scheduler took the message over (after this lease had run out)
     or it is no longer pending."""
-    with _bookkeeping(engine) as connection:
+    with bookkeeping(engine) as connection:
         result = connection.execute(
             update(_OUTBOX).where(_held(row)).values(next_attempt_at=now + CLAIM_LEASE))
         return result.rowcount == 1
 
 
 @contextmanager
-def _bookkeeping(engine) -> Iterator[Connection]:
-    """A transaction of a message's own record (its lease renewed, its outcome) whose commit
-    does not wait for the disk: SQLite's `synchronous=NORMAL` for it (WAL: the commit is not
-    fsynced, a later one's fsync covers it), PostgreSQL's `synchronous_commit = off`. A crash of
+def bookkeeping(engine) -> Iterator[Connection]:
+    """A transaction of a queued item's own record (its lease renewed, its outcome; a mail's or
+    a webhook delivery's, server/webhooks/delivery.py) whose commit does not wait for the disk:
+    SQLite's `synchronous=NORMAL` for it (WAL: the commit is not fsynced, a later one's fsync
+    covers it), PostgreSQL's `synchronous_commit = off`. A crash of
     the process loses nothing; a power cut may lose the last such records, which only sends a
     message again (delivery is at least once, with a stable Message-ID). Two of these were an
     fsync each per mail, more than half of delivering one on SQLite (bench/mail)."""
@@ -342,7 +343,7 @@ def _send_one(
             failure,
         )
     # Marked at once, in a transaction of its own: a crash resends at most this message.
-    with _bookkeeping(engine) as connection:
+    with bookkeeping(engine) as connection:
         connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values))
 
 
