@@ -3,6 +3,7 @@ on loopback, signed; a failing receiver is retried with backoff, then parked lik
 
 import json
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -129,6 +130,9 @@ def test_a_turn_change_and_the_end_reach_the_receiver_signed(app, table, ticker,
     versions = [json.loads(r.body)["game"]["version"] for r in sink.received]
     assert versions == sorted(set(versions))
     assert ticker.deliver_webhooks().sent == []
+    refused = table.client.put(f"/api/v1/games/{game_id}/webhook", json={"url": sink.url()},
+                               headers={"Authorization": f"Bearer {bob.token}"})
+    assert refused.status_code == 409 and "tells no more turns" in refused.get_json()["message"]
 
 
 def test_a_tampered_or_replayed_delivery_fails_verification(app, table, ticker, clock, sink):
@@ -262,3 +266,43 @@ def test_removing_a_webhook_stops_its_deliveries(app, table, ticker, clock, sink
     assert ticker.deliver_webhooks().sent == [] and sink.received == []
     with session_scope(app_engine(app)) as session:
         assert session.exec(select(WebhookDelivery)).all() == []
+
+
+def test_a_players_own_webhook_tells_only_what_anyone_may_know(app, table, ticker, clock, sink):
+    """Each player's webhook says whose turn it is and what happened as a spectator is told
+    it: no objective (not even the owner's own), no seed, no sign-in link, before or after the
+    end; the only address in it is the game page's."""
+    from engine.wording import component_name
+    from tests.server.play import secrets_hidden_from
+
+    ada, bob = table.register("Ada"), table.register("Bob")
+    game_id = table.new_game(ada, [bob], seed="webhook-secrets")
+    secrets = {player.name: _hook(table, game_id, player, sink.url(f"/{player.name}"))["secret"]
+               for player in (ada, bob)}
+    state = table.state(game_id)
+    hidden = secrets_hidden_from(state, None, "webhook-secrets")
+    hidden |= {component_name(card) for card in hidden if card != "webhook-secrets"}
+    assert len(hidden) >= 1 + 2 * 2  # the seed, and each seat's objectives by id and by name
+    for _ in range(6):
+        table.play_turn(game_id)
+    _finish(app, game_id, clock())
+    assert not ticker.deliver_webhooks().parked
+    by_owner = {"Ada": [], "Bob": []}
+    for got in sink.received:
+        by_owner[got.path.strip("/")].append(_verified(got, secrets[got.path.strip("/")], clock()))
+    assert len(by_owner["Ada"]) == len(by_owner["Bob"]) > 6
+    for owner, payloads in by_owner.items():
+        for payload in payloads:
+            words = json.dumps(payload)
+            assert not [secret for secret in hidden if secret in words], (owner, payload)
+            assert re.findall(r"https?://[^\s\"]+", words) == [
+                f"https://iridescia.test/games/{game_id}"]
+            if payload["turn"] is not None:
+                assert payload["turn"]["your_turn"] == (payload["turn"]["player"] == owner)
+    # The two players' payloads differ only in whose turn is "yours".
+    for mine, theirs in zip(by_owner["Ada"], by_owner["Bob"], strict=True):
+        for payload in (mine, theirs):
+            payload.pop("delivery_id")
+            if payload["turn"]:
+                payload["turn"].pop("your_turn")
+        assert mine == theirs
