@@ -198,6 +198,12 @@ class ApiClient:
     def patch(self, path: str, body: dict, **kwargs):
         return self.request("PATCH", path, json=body, **kwargs)
 
+    def put(self, path: str, body: dict, **kwargs):
+        return self.request("PUT", path, json=body, **kwargs)
+
+    def delete(self, path: str, **kwargs):
+        return self.request("DELETE", path, **kwargs)
+
     def send_command(self, game_id: str, command: dict, expected_version: int) -> dict:
         """POST one game command; retried on connection errors under one idempotency key."""
         key = str(uuid.uuid4())
