@@ -12,6 +12,7 @@ from server.games.legality import offered
 from server.models import Event, Game, User, utcnow
 from server.web.commands import grouped
 from server.web.svg import board_svg
+from server.webhooks import registry
 
 RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
 RECENT_TURNS = 4
@@ -48,7 +49,11 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
 
     info, names = seat_names(session, game, user)
     context: dict[str, Any] = {"game": game, "info": info, "names": names, "seat": seat,
-                               "user": user, "svg": None, "choices": [], "at": None}
+                               "user": user, "svg": None, "choices": [], "at": None,
+                               "webhook": None, "webhook_form": False}
+    if user is not None and seat is not None and game.status not in registry.OVER:
+        context["webhook"] = registry.of(session, game.id, user.id)
+        context["webhook_form"] = True
     if game.version == 0:
         return context
     now = game.version
