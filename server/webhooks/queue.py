@@ -13,10 +13,17 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlmodel import select
 
 from server.db import sql
-from server.models import Webhook, WebhookDelivery
+from server.models import Seat, User, Webhook, WebhookDelivery
 from server.prepared import Prepared
 
-_HOOKS = Prepared(select(Webhook.id).where(Webhook.game_id == bindparam("game_id")))
+# The game's webhooks whose owners still play in it with an account in order: a disabled
+# account (by an operator) is told nothing, as it is mailed nothing.
+_HOOKS = Prepared(
+    select(Webhook.id)
+    .join(Seat, (Seat.game_id == Webhook.game_id) & (Seat.user_id == Webhook.user_id))
+    .join(User, User.id == Webhook.user_id)
+    .where(Webhook.game_id == bindparam("game_id"), User.disabled_at.is_(None))
+)
 
 
 def _turn(state) -> tuple | None:

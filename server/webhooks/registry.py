@@ -54,12 +54,20 @@ def of(session: Session, game_id: str, user_id: int) -> Webhook | None:
 
 def remove(session: Session, game_id: str, user_id: int) -> None:
     """Remove the player's webhook and what it was still owed (404 when there is none)."""
+    if not forget(session, game_id, user_id):
+        fail(404, f"you have no webhook on game {game_id}: set one with PUT")
+
+
+def forget(session: Session, game_id: str, user_id: int) -> bool:
+    """Remove the player's webhook on the game, if any, and what it was still owed (a player
+    leaving the game too). True when there was one."""
     hook = of(session, game_id, user_id)
     if hook is None:
-        fail(404, f"you have no webhook on game {game_id}: set one with PUT")
+        return False
     session.exec(delete(WebhookDelivery).where(WebhookDelivery.webhook_id == hook.id))
     session.delete(hook)
     session.flush()
+    return True
 
 
 def answer(hook: Webhook, secret: bool) -> dict:

@@ -306,3 +306,25 @@ def test_a_players_own_webhook_tells_only_what_anyone_may_know(app, table, ticke
             if payload["turn"]:
                 payload["turn"].pop("your_turn")
         assert mine == theirs
+
+
+def test_a_disabled_account_is_told_nothing(app, table, ticker, clock, sink):
+    from server.models import User, utcnow
+
+    ada = table.register("Ada")
+    game_id = table.new_game(ada)
+    _hook(table, game_id, ada, sink.url())
+    with session_scope(app_engine(app)) as session:
+        user = session.get(User, ada.id)
+        user.disabled_at = utcnow()  # as `iridescia-server users disable` does
+        session.add(user)
+    first = engine.current_player(table.state(game_id))
+    while engine.current_player(table.state(game_id)) == first:  # the turn passes on
+        with session_scope(app_engine(app)) as session:
+            game = session.get(Game, game_id)
+            state = load_state(session, game)
+            apply_command(session, game, greedy_policy(state, first, random.Random(1)),
+                          SERVER_ACTOR, clock())
+    with session_scope(app_engine(app)) as session:
+        assert session.exec(select(WebhookDelivery)).all() == []
+    assert ticker.deliver_webhooks().sent == [] and sink.received == []

@@ -124,6 +124,18 @@ def test_a_public_url_is_set_read_replaced_and_removed(guarded_client, public_dn
     assert guarded_client.get(path, headers=bob).status_code == 200
 
 
+def test_a_player_who_leaves_loses_their_webhook(guarded_client, public_dns):
+    ada, bob = _register(guarded_client, "ada"), _register(guarded_client, "bob")
+    game = _open_game(guarded_client, ada).json
+    guarded_client.post("/api/v1/games/join", json={"code": game["join_code"]}, headers=bob)
+    path = f"/api/v1/games/{game['id']}/webhook"
+    assert guarded_client.put(path, json={"url": "https://hooks.example/b"},
+                              headers=bob).status_code == 200
+    assert guarded_client.post(f"/api/v1/games/{game['id']}/leave", headers=bob).status_code == 200
+    guarded_client.post("/api/v1/games/join", json={"code": game["join_code"]}, headers=bob)
+    assert_error(guarded_client.get(path, headers=bob), 404, "you have no webhook")
+
+
 def test_bad_bodies_get_clear_422s(guarded_client):
     ada = _register(guarded_client, "ada")
     game = _open_game(guarded_client, ada).json
