@@ -328,3 +328,29 @@ def test_a_disabled_account_is_told_nothing(app, table, ticker, clock, sink):
     with session_scope(app_engine(app)) as session:
         assert session.exec(select(WebhookDelivery)).all() == []
     assert ticker.deliver_webhooks().sent == [] and sink.received == []
+
+
+def test_the_embedded_scheduler_delivers_at_once_when_the_turn_changes(app, table, clock, sink):
+    """The `webhooks` job is woken by the commit that queued the delivery, not by its interval."""
+    import time
+
+    from server.scheduler import start_embedded
+
+    ada = table.register("Ada")
+    game_id = table.new_game(ada)
+    _hook(table, game_id, ada, sink.url())
+    app.config["SCHEDULER_INTERVAL_SECONDS"] = 60  # longer than the test waits
+    scheduler = start_embedded(app, clock)
+    try:
+        time.sleep(0.3)  # the jobs' first runs are over: what follows needs a wake-up
+        assert sink.received == []
+        if table.play_one(game_id):  # the human's turn, to its end
+            table.play_turn(game_id)
+        else:  # the Rhom's, which the tick job plays
+            scheduler.jobs["tick"].wake()
+        give_up = time.monotonic() + 10
+        while not sink.received and time.monotonic() < give_up:
+            time.sleep(0.05)
+        assert sink.received, "the delivery waited for the interval"
+    finally:
+        scheduler.shutdown(wait=True)
