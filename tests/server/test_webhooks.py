@@ -160,3 +160,37 @@ def test_the_allow_switch_lets_loopback_through(client, ada):
                                      "8.8.8.8"])
 def test_global_addresses_pass_the_guard(address):
     assert addresses.refusal(address) is None
+
+
+def test_a_delivery_connects_to_the_address_it_checked_and_names_the_host(monkeypatch):
+    """The POST goes to the address the guard resolved (no second lookup of the name), with the
+    name in the Host header."""
+    from server.webhooks import http, signing
+    from tests.webhook_sink import serve
+
+    sink, server = serve()
+    try:
+        real = socket.getaddrinfo
+        looked_up = []
+
+        def getaddrinfo(host, port, *args, **kwargs):
+            looked_up.append(host)
+            if host == "hooks.example":
+                return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+            return real(host, port, *args, **kwargs)
+
+        monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+        target = addresses.check(f"http://hooks.example:{sink.port}/in?x=1", allow_private=True)
+        assert target.address == "127.0.0.1"
+        with pytest.raises(addresses.WebhookUrlError, match="a loopback address"):
+            addresses.check(f"http://hooks.example:{sink.port}/in", allow_private=False)
+        looked_up.clear()
+        body = b'{"event":"turn"}'
+        assert http.post(target, body, signing.headers("s" * 64, 1, body), timeout=5) == 204
+        assert "hooks.example" not in looked_up
+        [got] = sink.received
+        assert got.path == "/in?x=1" and got.headers["Host"] == f"hooks.example:{sink.port}"
+        assert got.body == body
+    finally:
+        server.shutdown()
+        server.server_close()
