@@ -8,11 +8,13 @@ from client.app import App, example
 from client.commands import (
     account,
     acting,
+    cards,
     following,
     history,
     lobby,
     looking,
     robots,
+    talk,
     webhooks,
 )
 
@@ -38,7 +40,8 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
     ctx.obj = App(profile_name=profile, server_override=server)
 
 
-for module in (account, lobby, looking, following, acting, robots, history, webhooks):
+for module in (account, lobby, looking, cards, talk, following, acting, robots, history,
+               webhooks):
     for command in module.COMMANDS:
         cli.add_command(command)
 

@@ -17,16 +17,17 @@ from server.webhooks.schemas import WebhookCreatedSchema, WebhookRequestSchema, 
 blp = Blueprint("webhooks", __name__,
                 description="Webhooks: a game's turns and end POSTed to your URL, signed")
 E404 = "there is no game 'k3x9q2ab' you can see"
+E403 = "you do not play in game k3x9q2ab: join it with its join code first"
 E422 = ("webhook URL refused: the host 'intranet.example' resolves to 10.0.0.7, a private "
         "address: a webhook must be reachable on the public internet")
 
 
-@blp.route("/<game_id>/webhook")
+@blp.route("/<game_id:game_id>/webhook")
 class GameWebhook(MethodView):
     @blp.arguments(WebhookRequestSchema())
     @blp.response(200, WebhookCreatedSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 403, 404, 409, 413, 422, 429, e404=E404, e422=E422,
+    @document_errors(400, 401, 403, 404, 409, 413, 415, 422, 429, e403=E403, e404=E404, e422=E422,
                      e409="game k3x9q2ab is finished: it tells no more turns")
     def put(self, data: dict, game_id: str):
         """Set (or replace) your webhook on a game you play in: each turn change and the end
@@ -41,7 +42,7 @@ class GameWebhook(MethodView):
 
     @blp.response(200, WebhookSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 403, 404, 429,
+    @document_errors(401, 403, 404, 429, e403=E403,
                      e404="you have no webhook on game k3x9q2ab: set one with PUT")
     def get(self, game_id: str):
         """Your webhook on a game (without its secret)."""
@@ -55,7 +56,7 @@ class GameWebhook(MethodView):
 
     @blp.response(204)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 403, 404, 429,
+    @document_errors(401, 403, 404, 429, e403=E403,
                      e404="you have no webhook on game k3x9q2ab: set one with PUT")
     def delete(self, game_id: str):
         """Remove your webhook on a game; what it was still owed is not sent."""

@@ -1,7 +1,7 @@
 """webhooks: a player's webhook per game, and the deliveries owed to them (queued like mail)
 
 Revision ID: 0004_webhooks
-Revises: 0003_rules
+Revises: 0004_talk_cards
 Create Date: 2026-12-01 13:00:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0004_webhooks'
-down_revision = '0003_rules'
+down_revision = '0004_talk_cards'
 branch_labels = None
 depends_on = None
 
