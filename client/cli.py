@@ -16,6 +16,7 @@ from client.commands import (
     looking,
     robots,
     talk,
+    webhooks,
 )
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -40,7 +41,8 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
     ctx.obj = App(profile_name=profile, server_override=server)
 
 
-for module in (account, lobby, looking, cards, talk, following, acting, robots, history, away):
+for module in (account, lobby, looking, cards, talk, following, acting, robots, history, away,
+               webhooks):
     for command in module.COMMANDS:
         cli.add_command(command)
 

@@ -111,11 +111,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from server.users.pages import pages as account_pages
     from server.users.routes import blp as users_blp
     from server.vacations.routes import blp as vacations_blp
+    from server.webhooks.routes import blp as webhooks_blp
 
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(webhooks_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")
     api.register_blueprint(rules_blp, url_prefix=f"{API_PREFIX}/rules")

@@ -172,6 +172,16 @@ class Settings:
     INBOUND_RATE_LIMIT: int = 60
     """Incoming mails acted on per sender per hour; more are recorded and ignored. 0: no limit."""
 
+    WEBHOOK_ALLOW_PRIVATE: int = 0
+    """1 lets webhooks (docs/webhooks.md) reach private, loopback, link-local and other
+    non-global addresses, for tests and local use; 0 (the default) refuses such a URL when it is
+    set (422) and again when it is delivered to (the name is resolved and the checked address
+    connected to), so a webhook cannot reach the server's own network."""
+
+    WEBHOOK_TIMEOUT_SECONDS: float = 10.0
+    """How long one webhook delivery may take (to connect, and to answer) before it counts as
+    failed and is retried later with backoff."""
+
     extra: dict[str, Any] = field(default_factory=dict)
     """Any other ``create_app`` key, passed through to ``app.config`` unchanged (e.g. TESTING)."""
 

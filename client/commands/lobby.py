@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
+from client.commands.webhooks import webhook_lines
 
 
 def describe_turn(game: dict) -> str:
@@ -125,6 +126,9 @@ def games(app: App, as_json: bool) -> None:
 @click.option("--removal-grace-hours", type=click.IntRange(min=0),
               help="Hours a finished player has to choose a removal before the server does. "
                    "[server default: 0, at once]")
+@click.option("--webhook", "webhook_url", metavar="URL",
+              help="POST the game's turn changes and end to URL, signed (?format=discord or "
+                   "slack on it for those chats). See `iridescia webhook --help`.")
 @json_option
 @pass_app
 @example("""
@@ -132,10 +136,11 @@ iridescia new --seats 1
 iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
 iridescia new --seats 3 --pace 7d
 iridescia new --seats 3 --bots 1 --bot-policy strong
+iridescia new --seats 2 --webhook 'https://discord.com/api/webhooks/123/abc?format=discord'
 """)
 def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, catapult_4th, public,
         pace, reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
-        as_json) -> None:
+        webhook_url, as_json) -> None:
     """Create a game; you take its first seat."""
     if rhom is None:
         rhom = seats == 1
@@ -167,12 +172,17 @@ def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, cat
         "removal_grace_hours": removal_grace_hours,
     }
     body.update({key: value for key, value in optional.items() if value is not None})
+    if webhook_url:
+        body["webhook"] = {"url": webhook_url}
     game = app.api().post("/games", body)
     if as_json:
         emit_json(game)
         return
     for line in game_lines(game):
         click.echo(line)
+    if game.get("webhook"):
+        for line in webhook_lines(game["webhook"]):
+            click.echo(line)
     if game.get("status") == "open":
         click.echo(f"Invite players with `iridescia invite {game['id']} EMAIL`.")
 

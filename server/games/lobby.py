@@ -27,6 +27,7 @@ from server.games import seat_kinds, service
 from server.games.pace import pace_name, time_left
 from server.mail.outbox import dedupe_key
 from server.models import Game, Invitation, Outbox, Seat, User
+from server.webhooks import registry as webhook_registry
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 # Bot seats are named in the order they were created: "Bot Amber (strong)", ...
@@ -264,6 +265,7 @@ def leave(session: Session, game_id: str, user: User) -> Game:
         fail(409, f"game {game.id} has already started: you can only leave before the start",
              game_id=game.id)
     session.delete(seat)
+    webhook_registry.forget(session, game.id, user.id)  # they are told no more of the game
     session.flush()
     remaining = [m for m in members(session, game) if m.kind == "human"]
     if not remaining:

@@ -32,6 +32,7 @@ from server.games.schemas import (
     ExportSchema,
     FeedQuerySchema,
     FeedSchema,
+    GameCreatedSchema,
     GameCreateSchema,
     GameSchema,
     InvitationCreateSchema,
@@ -44,6 +45,7 @@ from server.games.schemas import (
 from server.models import Command, Event, Game, utcnow
 from server.parsing import Blueprint
 from server.scheduler import timers
+from server.webhooks import registry as webhook_registry
 
 blp = Blueprint("games", __name__, description="Games: lobby, play, views, feed, export")
 
@@ -84,7 +86,7 @@ def plain_json(payload: Any, status: int = 200, headers: dict[str, str] | None =
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(GameCreateSchema())
-    @blp.response(201, GameSchema, headers=location("/api/v1/games/{id}: the game"))
+    @blp.response(201, GameCreatedSchema, headers=location("/api/v1/games/{id}: the game"))
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(400, 401, 413, 415, 422, 429,
                      e422="you have 10 open games, the most one player may have: start or "
@@ -97,11 +99,19 @@ class Games(MethodView):
         now = utcnow()
         if data["seats"] > 1:
             invitation_limits.check_open_games(session, user)
+        hook = data.get("webhook")
+        if hook is not None:  # refused before anything is created
+            url, format = webhook_registry.checked(hook["url"], hook.get("format"))
         game = lobby.create_game(session, user, data, now)
+        if hook is not None:  # before the start: the first turn is told to it too
+            hook = webhook_registry.set_webhook(session, game, user.id, url, format, now)
         if lobby.is_full(session, game):
             lobby.start_game(session, game, now, _actor(user.id))
         session.commit()
-        return lobby.game_json(session, game, user), {"Location": game_path(game.id)}
+        answer = lobby.game_json(session, game, user)
+        if hook is not None:
+            answer["webhook"] = webhook_registry.answer(hook, secret=True)
+        return answer, {"Location": game_path(game.id)}
 
     @blp.response(200, GameSchema(many=True))
     @blp.paginate(page_size=GAMES_PAGE_SIZE, max_page_size=GAMES_MAX_PAGE_SIZE)

@@ -13,6 +13,7 @@ from server.games.pace import DEFAULT_PACE, PACES
 from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
 from server.strict_fields import StrictBoolean, StrictQueryBoolean
+from server.webhooks.schemas import WebhookCreatedSchema, WebhookRequestSchema
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
 GAME_STATUSES = ("open", "active", "finished", "closed", "aborted")
@@ -106,6 +107,11 @@ class GameCreateSchema(ma.Schema):
                                  "remove before the server removes one; 0: the server removes "
                                  "it at once"})
 
+    webhook = fields.Nested(
+        WebhookRequestSchema,
+        metadata={"description": "Your webhook on the game (docs/webhooks.md): its turns and end "
+                                 "POSTed there, signed; the answer shows its secret once"})
+
     @ma.validates_schema
     def _check_players(self, data: dict, **_kwargs) -> None:
         seats, rhom = data.get("seats"), data.get("rhom", False)
@@ -190,6 +196,11 @@ class GameSchema(ma.Schema):
         "description": "Paused by all its players: no deadline, reminder or automatic turn "
                        "until one of them resumes it"})
     created_at = fields.DateTime(required=True)
+
+
+class GameCreatedSchema(GameSchema):
+    webhook = fields.Nested(WebhookCreatedSchema, metadata={
+        "description": "The webhook asked for, with its secret (shown only now)"})
 
 
 class InvitationCreateSchema(ma.Schema):

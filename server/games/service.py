@@ -162,6 +162,7 @@ def apply_command(
                      "at": now})
 
     from server import notifications
+    from server.webhooks import queue as webhook_queue
 
     orm = isinstance(session, OrmSession)
     with session.no_autoflush if orm else nullcontext():
@@ -193,10 +194,13 @@ def apply_command(
         # Queues the notices and derives the due times (the emails quote the deadline).
         queued = notifications.on_events_appended(session, game, state_before, state_after,
                                                   rows, actor, now)
+        # A turn change or the end, for the game's webhooks (server/webhooks).
+        hooked = webhook_queue.after_events(session, game, state_before, state_after, now)
         _write_game_row(session, game, expected)
         # At the commit: the game's long-polls, the mail job for what was queued, the tick for a
         # turn the server is to play (server/wakeups).
         wakeups.note(session, f"g:{game.id}", *(["mail"] if queued else []),
+                     *(["webhooks"] if hooked else []),
                      *(["due"] if wakeups.due_soon(game.automatic_due_at, now) else []))
     if orm:
         CACHE.put_after_commit(session, game.id, new_version, state_after)

@@ -155,7 +155,7 @@ Outcome = tuple[int, dict]  # a sent (or failed) message's id and the values it 
 
 def _mark(engine, outcome: Outcome | None) -> None:
     if outcome is not None:
-        with _bookkeeping(engine) as connection:
+        with bookkeeping(engine) as connection:
             _write_outcome(connection, outcome)
 
 
@@ -170,7 +170,7 @@ def _renew_lease(engine, row: Outbox, now: datetime, outcome: Outcome | None = N
     or it is no longer pending. The previous message's outcome, if not yet written, is written
     in the same transaction (one commit a mail instead of two: half of delivery's bookkeeping,
     and still before anything else is sent, so a crash resends at most the one message)."""
-    with _bookkeeping(engine) as connection:
+    with bookkeeping(engine) as connection:
         if outcome is not None:
             _write_outcome(connection, outcome)
         result = connection.execute(
@@ -179,10 +179,11 @@ def _renew_lease(engine, row: Outbox, now: datetime, outcome: Outcome | None = N
 
 
 @contextmanager
-def _bookkeeping(engine) -> Iterator[Connection]:
-    """A transaction of a message's own record (its lease renewed, its outcome) whose commit
-    does not wait for the disk: SQLite's `synchronous=NORMAL` for it (WAL: the commit is not
-    fsynced, a later one's fsync covers it), PostgreSQL's `synchronous_commit = off`. A crash of
+def bookkeeping(engine) -> Iterator[Connection]:
+    """A transaction of a queued item's own record (its lease renewed, its outcome; a mail's or
+    a webhook delivery's, server/webhooks/delivery.py) whose commit does not wait for the disk:
+    SQLite's `synchronous=NORMAL` for it (WAL: the commit is not fsynced, a later one's fsync
+    covers it), PostgreSQL's `synchronous_commit = off`. A crash of
     the process loses nothing; a power cut may lose the last such records, which only sends a
     message again (delivery is at least once, with a stable Message-ID). Two of these were an
     fsync each per mail, more than half of delivering one on SQLite (bench/mail)."""

@@ -1,5 +1,6 @@
-"""The scheduler: two jobs, `tick` (the due game work) and `mail` (delivery), and `imap` (replies
-read from a mailbox) when IRIDESCIA_IMAP_URL is set, each in a thread of its own (server/scheduler/loops.py); no job per game.
+"""The scheduler: three jobs, `tick` (the due game work), `mail` (delivery) and `webhooks` (their
+deliveries), and `imap` (replies read from a mailbox) when IRIDESCIA_IMAP_URL is set, each in a
+thread of its own (server/scheduler/loops.py); no job per game.
 
     start_embedded(app)          # `iridescia-server serve`: background threads in the web process
     run_standalone(app)          # `iridescia-server scheduler`: its own process, until Ctrl-C
@@ -51,6 +52,8 @@ def _loops(app, clock: Clock) -> tuple[str, list]:
     loops = [
         JobLoop("tick", ticker.due_work, seconds, hub, ("due",), ticker.next_due_in),
         JobLoop("mail", ticker.deliver, seconds, hub, ("mail",)),
+        # A receiver slow to answer holds up only the webhooks (server/webhooks/delivery.py).
+        JobLoop("webhooks", ticker.deliver_webhooks, seconds, hub, ("webhooks",)),
     ]
     if app.config.get("IMAP_URL"):  # replies read from a mailbox (server/inbound/imap.py)
         from server.inbound.imap import poller

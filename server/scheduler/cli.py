@@ -65,47 +65,105 @@ def scheduler(once: bool) -> None:
     metavar="ID",
     help="Queue this parked message again (repeatable).",
 )
-@click.option("--retry-all", is_flag=True, help="Queue every parked message again.")
-def outbox(status: str, retry_ids: tuple[int, ...], retry_all: bool) -> None:
-    """List outgoing mail (by default the parked messages: permanently refused, needing a look)
-    and queue parked messages again once the cause is fixed.
+@click.option(
+    "--retry-webhook",
+    "retry_webhook_ids",
+    type=int,
+    multiple=True,
+    metavar="ID",
+    help="Queue this parked webhook delivery again (repeatable).",
+)
+@click.option("--retry-all", is_flag=True,
+              help="Queue every parked message and webhook delivery again.")
+def outbox(status: str, retry_ids: tuple[int, ...], retry_webhook_ids: tuple[int, ...],
+           retry_all: bool) -> None:
+    """List outgoing mail and webhook deliveries (by default the parked ones: permanently
+    refused or failing too long, needing a look) and queue parked ones again once the cause is
+    fixed.
 
     \b
     Example:
-        iridescia-server outbox && iridescia-server outbox --retry 12
+        iridescia-server outbox && iridescia-server outbox --retry 12 --retry-webhook 3
     """
     from server.db import app_engine, session_scope
     from server.mail.outbox import list_messages, retry_parked
     from server.models import utcnow
-    from server.plain_text import printable  # addresses, subjects, errors: people wrote them
+    from server.webhooks import delivery
 
     app = _app()
     with app.app_context(), session_scope(app_engine(app)) as session:
-        if retry_ids or retry_all:
-            rows = retry_parked(session, utcnow(), list(retry_ids) or None)
-            found = {row.id for row in rows}
-            missing = [i for i in retry_ids if i not in found]
-            for row in rows:
-                click.echo(f"queued again: {row.id} {row.kind} to {printable(row.to_email)}")
+        if retry_ids or retry_webhook_ids or retry_all:
+            missing = []
+            if retry_ids or retry_all:
+                rows = retry_parked(session, utcnow(), list(retry_ids) or None)
+                _requeued(rows, retry_ids, "message", lambda row: f"{row.kind} to {row.to_email}",
+                          missing)
+            if retry_webhook_ids or retry_all:
+                rows = delivery.retry_parked(session, utcnow(), list(retry_webhook_ids) or None)
+                _requeued(rows, retry_webhook_ids, "webhook delivery",
+                          lambda row: f"webhook {row.event} of game {row.game_id}", missing)
             if missing:
                 raise click.ClickException(
-                    f"no parked message with id {', '.join(map(str, missing))}: "
-                    "see `iridescia-server outbox` for the parked ones"
-                )
+                    f"no parked {' or '.join(missing)}: see `iridescia-server outbox` for the "
+                    "parked ones")
             return
-        rows = list_messages(session, None if status == "all" else status)
-        if not rows:
-            click.echo(f"no {'' if status == 'all' else status + ' '}messages")
-            return
-        for row in rows:
-            # A game notice gets its words when it is first sent; until then, say what it is about.
-            subject = row.subject or f"(not rendered yet: game {row.game_id} at version {row.version})"
-            click.echo(
-                f"{row.id}\t{row.status}\t{row.attempts} attempt(s)\t{row.created_at:%Y-%m-%d %H:%M}"
-                f"\t{row.kind}\t{printable(row.to_email)}\t{printable(subject)}"
-            )
-            if row.last_error and row.status != "sent":
-                click.echo(f"\tlast error: {printable(row.last_error)}")
+        _list_mail(list_messages(session, None if status == "all" else status), status)
+        if status != "withheld":
+            _list_webhooks(session, delivery.list_deliveries(
+                session, None if status == "all" else status))
+
+
+def _requeued(rows, asked: tuple[int, ...], what: str, describe, missing: list[str]) -> None:
+    from server.plain_text import printable  # addresses, subjects, errors: people wrote them
+
+    found = {row.id for row in rows}
+    for row in rows:
+        click.echo(f"queued again: {row.id} {printable(describe(row))}")
+    absent = [i for i in asked if i not in found]
+    if absent:
+        missing.append(f"{what} with id {', '.join(map(str, absent))}")
+
+
+def _list_mail(rows, status: str) -> None:
+    from server.plain_text import printable
+
+    if not rows:
+        click.echo(f"no {'' if status == 'all' else status + ' '}messages")
+        return
+    for row in rows:
+        # A game notice gets its words when it is first sent; until then, say what it is about.
+        subject = row.subject or f"(not rendered yet: game {row.game_id} at version {row.version})"
+        click.echo(
+            f"{row.id}\t{row.status}\t{row.attempts} attempt(s)\t{row.created_at:%Y-%m-%d %H:%M}"
+            f"\t{row.kind}\t{printable(row.to_email)}\t{printable(subject)}"
+        )
+        if row.last_error and row.status != "sent":
+            click.echo(f"\tlast error: {printable(row.last_error)}")
+
+
+def _list_webhooks(session, rows) -> None:
+    """Webhook deliveries, after the mail, each line beginning `webhook` (its URL's host only:
+    a URL's path or query may hold the receiver's own token)."""
+    from urllib.parse import urlsplit
+
+    from server.models import Webhook
+    from server.plain_text import printable
+
+    hosts = {hook.id: urlsplit(hook.url).hostname or "?" for hook in
+             session.exec(_webhooks_of(Webhook, {row.webhook_id for row in rows}))} if rows else {}
+    for row in rows:
+        click.echo(
+            f"webhook {row.id}\t{row.status}\t{row.attempts} attempt(s)"
+            f"\t{row.created_at:%Y-%m-%d %H:%M}\t{row.event}\tgame {row.game_id} v{row.version}"
+            f"\t{printable(hosts.get(row.webhook_id, '?'))}")
+        if row.last_error and row.status != "sent":
+            click.echo(f"\tlast error: {printable(row.last_error)}")
+
+
+def _webhooks_of(model, ids):
+    from sqlmodel import select
+
+    return select(model).where(model.id.in_(ids))
 
 
 def register(group: click.Group) -> None:

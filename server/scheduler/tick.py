@@ -7,7 +7,8 @@ left stays due (the due times are on the games) and the next tick goes on with i
 the tick in `scheduler_ticks` (the health endpoint reads it). It sends no mail: what it queues is
 sent by
 
-`Ticker.deliver()` (the scheduler's `mail` job): renders and sends the outbox until nothing is due.
+`Ticker.deliver()` (the scheduler's `mail` job): renders and sends the outbox until nothing is due;
+`Ticker.deliver_webhooks()` (its `webhooks` job) does the same for the webhook deliveries.
 
 The two jobs run side by side, so a slow SMTP server or a long mail queue never delays a turn,
 and a long due-work tick never delays the mail. `Ticker.tick()` does both, one after the other
@@ -35,6 +36,7 @@ from server.scheduler.budget import Budget
 from server.scheduler.clock import Clock, system_clock
 from server.scheduler.digests import digest_batch
 from server.scheduler.nudges import Nudge, nudge_batch
+from server.webhooks.delivery import DeliveryReport, deliver_webhooks
 
 log = logging.getLogger(__name__)
 # After a tick that ran out of its budget: a second of work, then this long before the next.
@@ -51,6 +53,7 @@ DELIVERY_LIMIT = 1_000_000
 @dataclass
 class TickReport:
     mail: list[FlushReport] = field(default_factory=list)
+    webhooks: list[DeliveryReport] = field(default_factory=list)
     automatic: list[AutomaticTurn] = field(default_factory=list)
     nudges: list[Nudge] = field(default_factory=list)
     digests: list[int] = field(default_factory=list)  # the users mailed their daily digest
@@ -97,6 +100,7 @@ class Ticker:
         """The due work, then the delivery of all mail due (what the due work queued too)."""
         report = self.due_work()
         report.mail.append(self.deliver())
+        report.webhooks.append(self.deliver_webhooks())
         return report
 
     def due_work(self) -> TickReport:
@@ -169,6 +173,18 @@ class Ticker:
         if report.sent or report.parked:
             log.info("delivery %s: %d mail(s) sent, %d parked",
                      now.isoformat(timespec="seconds"), len(report.sent), len(report.parked))
+        return report
+
+    def deliver_webhooks(self) -> DeliveryReport:
+        """POST the webhook deliveries due now until none is left (server/webhooks/delivery)."""
+        config = self.app.config
+        with self.app.app_context():  # the payload's links name the server's BASE_URL
+            report = self._guarded(
+                "deliver webhooks", deliver_webhooks, self.db, self.clock, self.rng,
+                DELIVERY_LIMIT, bool(config.get("WEBHOOK_ALLOW_PRIVATE")),
+                float(config.get("WEBHOOK_TIMEOUT_SECONDS", 10.0)), DeliveryReport())
+        if report.sent or report.parked:
+            log.info("webhooks: %d delivered, %d parked", len(report.sent), len(report.parked))
         return report
 
     def _flush(self, now) -> FlushReport:

@@ -155,6 +155,8 @@ class SqliteWatcher(Channel):
                     woken.append("mail")
                 if now[1] != marks[1]:
                     woken.append("due")
+                if now[2] != marks[2]:
+                    woken.append("webhooks")
                 marks = now
                 hub.wake(woken)
         finally:
@@ -162,12 +164,15 @@ class SqliteWatcher(Channel):
 
     @staticmethod
     def _marks(connection: sqlite3.Connection) -> tuple:
-        """What says that mail was queued (the newest id) or a due time moved (the earliest)."""
+        """What says that mail was queued (the newest id), a due time moved (the earliest) or a
+        webhook delivery was queued (the newest id)."""
         newest_mail = connection.execute("SELECT max(id) FROM outbox").fetchone()[0]
+        newest_delivery = connection.execute(
+            "SELECT max(id) FROM webhook_deliveries").fetchone()[0]
         earliest_due = connection.execute(
             "SELECT min(automatic_due_at) FROM games WHERE automatic_due_at IS NOT NULL"
         ).fetchone()[0]
-        return newest_mail, earliest_due
+        return newest_mail, earliest_due, newest_delivery
 
     @staticmethod
     def _changed_games(connection: sqlite3.Connection, seen: dict[str, int]) -> list[str]:

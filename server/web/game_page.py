@@ -13,6 +13,7 @@ from server.models import Event, Game, User, utcnow
 from server.web.commands import grouped
 from server.web.svg import board_svg
 from server.web.talk import talk_context
+from server.webhooks import registry
 
 RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
 RECENT_TURNS = 4
@@ -50,7 +51,11 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
     info, names = seat_names(session, game, user)
     context: dict[str, Any] = {"game": game, "info": info, "names": names, "seat": seat,
                                "user": user, "svg": None, "choices": [], "at": None,
-                               "talk": talk_context(session, game, user)}
+                               "talk": talk_context(session, game, user),
+                               "webhook": None, "webhook_form": False}
+    if user is not None and seat is not None and game.status not in registry.OVER:
+        context["webhook"] = registry.of(session, game.id, user.id)
+        context["webhook_form"] = True
     if game.version == 0:
         return context
     now = game.version

@@ -269,3 +269,44 @@ def post_message(game_id: str):
                            "its text)")
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id) + "#talk", 303)
+
+
+def _seated_player(session, game_id: str) -> tuple[User, Game]:
+    user, game, seat = _viewer(session, game_id)
+    if user is None:
+        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
+                  "home page")
+    if seat is None:
+        fail(403, f"you do not play in game {game.id}")
+    return user, game
+
+
+@blp.post("/games/<game_id>/webhook")
+def set_webhook(game_id: str):
+    """The game page's webhook form: PUT /api/v1/games/<id>/webhook's checks and answer."""
+    from server.webhooks import registry
+
+    session = db_session()
+    user, game = _seated_player(session, game_id)
+    format = request.form.get("format") or None
+    if format not in (None, "json", "discord", "slack"):
+        fail(422, f"format {format!r}: choose JSON, Discord or Slack")
+    url, format = registry.checked((request.form.get("url") or "").strip(), format)
+    hook = registry.set_webhook(session, game, user.id, url, format, utcnow())
+    session.commit()
+    return render_template(
+        "message.html", title="Webhook set",
+        message=f"The turns and end of game {game.id} go to {hook.url} ({hook.format}). Its "
+                f"secret, shown only now, signs every delivery (docs/webhooks.md tells how to "
+                f"check it): {hook.secret}")
+
+
+@blp.post("/games/<game_id>/webhook/remove")
+def remove_webhook(game_id: str):
+    from server.webhooks import registry
+
+    session = db_session()
+    user, game = _seated_player(session, game_id)
+    registry.remove(session, game.id, user.id)
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id), 303)

@@ -59,7 +59,7 @@ def test_embedded_scheduler_ticks_and_sends_mail_in_the_background(app, clock, t
         # The name ends with the key's digest: one file per mail (issue 16, finding 11).
         digest = hashlib.sha256(b"hello").hexdigest()[:16]
         assert [f.name for f in (tmp_path / "outbox").glob("*.eml")] == [f"hello_{digest}.eml"]
-        assert sorted(scheduler.jobs) == ["mail", "tick"]
+        assert sorted(scheduler.jobs) == ["mail", "tick", "webhooks"]
         assert {job.interval for job in scheduler.jobs.values()} == {0.05}
     finally:
         scheduler.shutdown(wait=True)
