@@ -75,6 +75,13 @@ class Turn:
     pickaxe: str | None = None
     elixir: bool = False  # an Epic Elixir was played: another turn follows
     roll: Roll | None = None
+    # Undo within the turn (engine/undo.py): the state before the first step that may be taken
+    # back (None: nothing may be), how many events and steps lie after it, and what stopped an
+    # earlier undo (the reason a refused undo gives).
+    undo_base: State | None = None
+    undo_events: int = 0
+    undo_steps: int = 0
+    undo_sealed_by: str | None = None
 
     @property
     def at_start(self) -> bool:
@@ -167,6 +174,8 @@ def _tuple(v):
 def _from(cls, d: dict, converters: dict):
     kwargs = {}
     for f in fields(cls):
+        if f.name not in d:  # a snapshot stored before the field existed: its default
+            continue
         v = d[f.name]
         conv = converters.get(f.name)
         kwargs[f.name] = conv(v) if conv is not None and v is not None else v
@@ -182,7 +191,8 @@ def _roll(d):
 
 
 def _turn(d):
-    return _from(Turn, d, {"revealed": _tuple, "relocations": _tuple, "roll": _roll})
+    return _from(Turn, d, {"revealed": _tuple, "relocations": _tuple, "roll": _roll,
+                           "undo_base": state_from_dict})
 
 
 def state_from_dict(d: dict) -> State:
