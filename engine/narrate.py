@@ -48,6 +48,7 @@ class _Sentence:
     clauses: list[str] = field(default_factory=list)
     gains: list[str] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    closed: bool = False  # nothing joins it (an undo: what follows is a new start)
 
     def phrase(self) -> str:
         """The sentence without its subject, in lower case: "moved to 1b (an emerald)"."""
@@ -90,7 +91,8 @@ class _Narrator:
 
     def act(self, seat: int | None, clause: str, joins: bool = False) -> None:
         last = self.sentences[-1] if self.sentences else None
-        if joins and last is not None and last.seat == seat and not last.gains and not last.after:
+        if (joins and last is not None and last.seat == seat and not last.gains and not last.after
+                and not last.closed):
             last.clauses.append(clause)
         else:
             self.sentences.append(_Sentence(seat, [clause]))
@@ -326,7 +328,8 @@ class _Narrator:
             for event in cancelled:
                 inner.feed(event)
             told = "; ".join(s.phrase() for s in inner.sentences if s.clauses or s.gains or s.after)
-        self.act(e["seat"], f"took back {steps}" + (f": {told}" if told else ""))
+        self.sentences.append(_Sentence(e["seat"], [f"took back {steps}" + (f": {told}" if told else "")],
+                                        closed=True))
 
 
 def _visible(event: dict, seat: int | None) -> dict:

@@ -65,7 +65,8 @@ def _sealed_by(e: ev.Event, seat: int) -> str | None:
     if cls in (ev.ItemDrawn, ev.MarketRefreshed, ev.ItemDeckReshuffled):
         return "the item card drawn for the market"
     if cls in (ev.RelicDrawn, ev.RelicDeckShuffled):
-        return "the relic drawn for the row" if cls is ev.RelicDrawn else "the shuffle of the relic deck"
+        # Only a search of the deck (the Regal Reference Book) shuffles it (R25).
+        return "the relic drawn for the row" if cls is ev.RelicDrawn else "your search of the relic deck"
     if cls is ev.RoyaltyTokenTaken:
         return "the royalty token you took"
     return "the last step that drew chance"
