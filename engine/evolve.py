@@ -87,6 +87,7 @@ def _(e: ev.GameStarted, state: None) -> State:
 def _(e: ev.TurnStarted, state: State) -> State:
     s = state.copy()
     s.turn = Turn(seat=e.seat, kind=e.kind, number=e.number, extra=e.extra)
+    s.undo_events = 0  # nothing to take back in a new turn
     return s
 
 
@@ -507,8 +508,9 @@ def _(e: ev.BarricadePlaced, state: State) -> State:
 @_apply.register
 def _(e: ev.StepsUndone, state: State) -> State:
     base = state.turn.undo_base if state.turn is not None else None
-    if base is None or state.turn.undo_events != e.events:
-        raise ValueError(f"steps_undone of {e.events} events, but {state.turn and state.turn.undo_events} may be undone here")
+    if base is None or state.undo_events != e.events:
+        raise ValueError(f"steps_undone of {e.events} events, but {state.undo_events} may be "
+                         "undone here")
     return base
 
 

@@ -76,10 +76,9 @@ class Turn:
     elixir: bool = False  # an Epic Elixir was played: another turn follows
     roll: Roll | None = None
     # Undo within the turn (engine/undo.py): the state before the first step that may be taken
-    # back (None: nothing may be), how many events and steps lie after it, and what stopped an
-    # earlier undo (the reason a refused undo gives).
+    # back (None: nothing may be), how many steps lie after it (the events: State.undo_events),
+    # and what stopped an earlier undo (the reason a refused undo gives).
     undo_base: State | None = None
-    undo_events: int = 0
     undo_steps: int = 0
     undo_sealed_by: str | None = None
 
@@ -112,6 +111,8 @@ class State:
     barricades_left: int = 0
     turn: Turn | None = None
     over: bool = False
+    # How many events follow turn.undo_base (meaningful while it is set; engine/undo.py).
+    undo_events: int = 0
 
     def copy(self) -> State:
         new = object.__new__(self.__class__)  # _shallow, inlined: every event copies the state

@@ -7,7 +7,8 @@ state derived from any prefix of the log, from a snapshot or from the cache, can
 
 - an event that reveals or draws (not in `_REVERSIBLE`) *seals* the turn: nothing before it
   may be taken back, nor the rest of the step it belongs to;
-- the first event of a player's next step opens the undo: the state before it is the base;
+- the first event of a player's next step opens the undo: the state before it is the base
+  (and `State.undo_events` counts the events after it);
 - `steps_undone` makes the state that base again (engine/evolve.py), so a replay of a log with
   an undo gives the state the log would give without the cancelled steps.
 
@@ -76,35 +77,52 @@ def _gem(gem: str) -> str:
     return gem if gem in GEMS else "gem"
 
 
-def _opens(e: ev.Event, seat: int) -> bool:
-    cls = e.__class__
-    if cls not in _OPENS or getattr(e, "seat", None) != seat:
-        return False
-    return not (cls is ev.ExplorerMoved and e.via == "catapult")  # the catapult's landing
+# Reversible whatever their fields say: the common case, decided by the class alone.
+_ALWAYS_REVERSIBLE = _REVERSIBLE - {ev.GemGiven, ev.RelicReserved}
 
 
 def track(before: State, e: ev.Event, after: State) -> State:
     """`after` (the state `e` led to from `before`) with the turn's undo bookkeeping updated.
-    Called by the fold for every event of a player's turn but turn_started and steps_undone."""
+    Called by the fold for every event of a player's turn but turn_started and steps_undone.
+
+    The count of events lives on the State, which every event's rule copies already: counting
+    them in the Turn would copy it for every event (a third of a replay's time)."""
     t = after.turn
-    seal = _sealed_by(e, t.seat)
+    cls = e.__class__
+    seal = None if cls in _ALWAYS_REVERSIBLE else _sealed_by(e, t.seat)
     if seal is not None:
         if t.undo_base is None and t.undo_sealed_by == seal:
             return after
-        after = after.copy() if after is before else after
-        t = after.edit_turn()
-        t.undo_base, t.undo_events, t.undo_steps, t.undo_sealed_by = None, 0, 0, seal
+        after, t = _own_turn(before, after)
+        t.undo_base, t.undo_steps, t.undo_sealed_by = None, 0, seal
+        after.undo_events = 0
         return after
-    if t.undo_base is None and not _opens(e, t.seat):
-        return after  # the rest of a sealed step
-    after = after.copy() if after is before else after
-    t = after.edit_turn()
+    # Whether `e` begins a step of the turn's player (the catapult's landing does not).
+    opens = cls in _OPENS and e.seat == t.seat and not (cls is ev.ExplorerMoved and e.via == "catapult")
+    if not opens:
+        if t.undo_base is None:
+            return after  # the rest of a sealed step
+        if after is before:
+            after = after.copy()
+        after.undo_events += 1
+        return after
+    after, t = _own_turn(before, after)
     if t.undo_base is None:
-        t.undo_base, t.undo_events, t.undo_steps = before, 0, 0
-    t.undo_events += 1
-    if _opens(e, t.seat) and e.__class__ not in _NOT_A_STEP:
+        t.undo_base, t.undo_steps, after.undo_events = before, 0, 0
+    after.undo_events += 1
+    if cls not in _NOT_A_STEP:
         t.undo_steps += 1
     return after
+
+
+def _own_turn(before: State, after: State):
+    """`after` and its turn, each a copy of its own to change (the event's rule may have made
+    them already: most events copy the state, some the turn)."""
+    if after is before:
+        after = after.copy()
+    if after.turn is before.turn:
+        after.edit_turn()
+    return after, after.turn
 
 
 def undo_refusal(state: State, seat: int) -> str | None:
@@ -125,8 +143,7 @@ def undo(state: State, seat: int) -> list[ev.Event]:
     why = undo_refusal(state, seat)
     if why is not None:
         raise IllegalCommand(why)
-    t = state.turn
-    return [ev.StepsUndone(seat, t.undo_events, t.undo_steps)]
+    return [ev.StepsUndone(seat, state.undo_events, state.turn.undo_steps)]
 
 
 def undo_steps(state: State | None) -> int:
