@@ -150,3 +150,17 @@ def test_the_state_after_an_undo_is_the_same_from_snapshots_without_a_cache(data
     finally:
         CACHE.size = 256
         CACHE.clear()
+
+
+def test_a_retried_undo_with_its_idempotency_key_gets_the_one_answer(client, game):
+    game_id, seats = game
+    _, moved = reveal_then_move(client, game_id, seats[0])
+    body = {"command": {"type": "undo"}, "expected_version": moved["version"]}
+    headers = {**seats[0].headers, "Idempotency-Key": "undo-once"}
+    first = client.post(f"/api/v1/games/{game_id}/commands", json=body, headers=headers)
+    again = client.post(f"/api/v1/games/{game_id}/commands", json=body, headers=headers)
+    assert first.status_code == again.status_code == 201
+    assert again.json == first.json
+    feed = client.get(f"/api/v1/games/{game_id}/events", headers=seats[0].headers).json
+    assert feed["version"] == moved["version"] + 1
+    assert [e["type"] for e in feed["events"]].count("steps_undone") == 1
