@@ -2,8 +2,8 @@
 the current turn, back to the last step that revealed something or drew chance (a reveal, a
 roll, a drawn card, a shuffle, a search of the relic deck, a gem given to another player).
 
-The fold keeps what an undo needs in the turn (`Turn.undo_base` and its counts), so that a
-state derived from any prefix of the log, from a snapshot or from the cache, can undo:
+The fold keeps what an undo needs (`Turn.undo_base`, `Turn.undo_steps`, `State.undo_events`),
+so that a state derived from any prefix of the log, from a snapshot or from the cache, can undo:
 
 - an event that reveals or draws (not in `_REVERSIBLE`) *seals* the turn: nothing before it
   may be taken back, nor the rest of the step it belongs to;
