@@ -5,7 +5,17 @@ from __future__ import annotations
 import click
 
 from client.app import App, example
-from client.commands import account, acting, following, history, lobby, looking, robots
+from client.commands import (
+    account,
+    acting,
+    cards,
+    following,
+    history,
+    lobby,
+    looking,
+    robots,
+    talk,
+)
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -29,7 +39,7 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
     ctx.obj = App(profile_name=profile, server_override=server)
 
 
-for module in (account, lobby, looking, following, acting, robots, history):
+for module in (account, lobby, looking, cards, talk, following, acting, robots, history):
     for command in module.COMMANDS:
         cli.add_command(command)
 

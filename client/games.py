@@ -57,12 +57,23 @@ def fetch_view(api: ApiClient, game_id: str, version: int | None = None) -> dict
 
 
 def fetch_events(api: ApiClient, game_id: str, after: int = 0, wait: float | None = None) -> dict:
+    """The events after ``after``. Without ``wait``, all of them: the server answers at most
+    its ``limit`` at a time, so this asks again after the last one until it has the game's
+    version."""
     params = {"after": after}
     if wait:
         params["wait"] = int(wait)
-    return api.get(
-        f"/games/{game_id}/events", params=params, read_timeout=(wait or 0) + 30.0
-    )
+        return api.get(f"/games/{game_id}/events", params=params, read_timeout=wait + 30.0)
+    data = api.get(f"/games/{game_id}/events", params=params, read_timeout=30.0)
+    events = list(data.get("events") or [])
+    while events and int(events[-1].get("seq") or 0) < int(data.get("version") or 0):
+        more = api.get(f"/games/{game_id}/events",
+                       params={"after": events[-1]["seq"]}, read_timeout=30.0)
+        if not more.get("events"):
+            break
+        events.extend(more["events"])
+        data = more
+    return {**data, "events": events}
 
 
 def engine_event(stored: dict) -> dict:

@@ -8,6 +8,7 @@ twice.
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 
@@ -23,6 +24,10 @@ RETRY_DELAYS = (0.3, 1.0, 2.0)
 RETRY_STATUSES = (502, 503, 504)
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 30.0
+# Lists are read in pages of the server's largest size; a bound on pages stops a server that
+# always names a next one.
+PAGE_SIZE = 100
+MAX_PAGES = 1000
 
 
 class ApiError(click.ClickException):
@@ -145,8 +150,10 @@ class ApiClient:
         auth: bool = True,
         retry: bool | None = None,
         read_timeout: float = READ_TIMEOUT,
+        with_headers: bool = False,
     ):
-        """Send one request and return the decoded JSON body (None for an empty body)."""
+        """Send one request and return the decoded JSON body (None for an empty body); with
+        ``with_headers``, (body, the answer's headers)."""
         all_headers = {"Accept": "application/json", **(headers or {})}
         if auth:
             if not self.token:
@@ -179,10 +186,11 @@ class ApiClient:
             if response.status_code >= 400:
                 raise error_from_response(response)
             if response.status_code == 204 or not response.content:
-                return None
+                return (None, response.headers) if with_headers else None
             try:
                 # Every string in it may have been written by another person: see terminal_text.
-                return printable_data(response.json())
+                body = printable_data(response.json())
+                return (body, response.headers) if with_headers else body
             except ValueError as exc:
                 raise click.ClickException(
                     f"the server at {self.server} did not answer JSON for {method} {path}"
@@ -191,6 +199,29 @@ class ApiClient:
 
     def get(self, path: str, **kwargs):
         return self.request("GET", path, **kwargs)
+
+    def get_every_page(self, path: str, page_size: int | None = None) -> list:
+        """Every item of a paginated list (GET /games): page after page, as long as the
+        answer's X-Pagination names a next one."""
+        items: list = []
+        seen: set = set()
+        page = 1
+        for _ in range(MAX_PAGES):
+            params = {"page": page, "page_size": page_size or PAGE_SIZE}
+            body, headers = self.request("GET", path, params=params, with_headers=True)
+            for item in body or []:
+                key = item.get("id") if isinstance(item, dict) else None
+                if key is None or key not in seen:  # a game may move up a page meanwhile
+                    seen.add(key)
+                    items.append(item)
+            try:
+                following = json.loads(headers.get("X-Pagination") or "{}").get("next_page")
+            except (ValueError, AttributeError):
+                following = None
+            if not isinstance(following, int) or following <= page:
+                break
+            page = following
+        return items
 
     def post(self, path: str, body: dict | None = None, **kwargs):
         return self.request("POST", path, json=body if body is not None else {}, **kwargs)

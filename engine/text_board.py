@@ -13,45 +13,19 @@ from __future__ import annotations
 
 import textwrap
 
-from .data import GEMS
-from .wording import GEM_LETTERS, component_name, item_label, objective_text, relic_label
+from .data import GEMS, TILES
+from .text_line import Line
+from .wording import (
+    GEM_LETTERS,
+    component_name,
+    item_label,
+    item_text,
+    objective_text,
+    relic_category,
+    relic_label,
+)
 
 display_name = component_name
-
-
-class Line:
-    """One line of text as styled spans (a small stand-in for rich.text.Text)."""
-
-    def __init__(self, text: str = "", style: str = ""):
-        self.spans: list[tuple[str, str]] = [(text, style)] if text else []
-
-    def append(self, text: str, style: str = "") -> Line:
-        if text:
-            self.spans.append((text, style))
-        return self
-
-    def extend(self, other: Line) -> Line:
-        self.spans.extend(other.spans)
-        return self
-
-    @property
-    def plain(self) -> str:
-        return "".join(text for text, _ in self.spans)
-
-    def rstrip(self) -> None:
-        while self.spans and not self.spans[-1][0].rstrip():
-            self.spans.pop()
-        if self.spans:
-            text, style = self.spans[-1]
-            self.spans[-1] = (text.rstrip(), style)
-
-    def join(self, lines: list[Line]) -> Line:
-        joined = Line()
-        for index, line in enumerate(lines):
-            if index:
-                joined.spans.extend(self.spans)
-            joined.spans.extend(line.spans)
-        return joined
 
 
 WIDTH = 80
@@ -161,6 +135,22 @@ def player_names(view: dict, game: dict | None) -> dict[int, str]:
 
 def hold_text(hold: dict) -> str:
     return " ".join(f"{GEM_LETTERS[g]}{hold.get(g, 0)}" for g in GEMS)
+
+
+def tiles_per_gem(tile_ids: list[str]) -> str:
+    """`A2 C0 E1 S3 wild 1`: a victory pile counted by gem, as the "most ..." objectives and the
+    tile sets count it (rainbow tiles and the Iridia Stone are wild)."""
+    counts = dict.fromkeys(GEMS, 0)
+    wild = 0
+    for tile_id in tile_ids:
+        tile = TILES.get(tile_id)
+        if tile is None:
+            continue
+        if tile.wild:
+            wild += 1
+        elif tile.gem in counts:
+            counts[tile.gem] += 1
+    return " ".join(f"{GEM_LETTERS[g]}{n}" for g, n in counts.items()) + f" wild {wild}"
 
 
 def wrap(label: str, items: list[str], width: int = WIDTH) -> list[str]:
@@ -291,8 +281,10 @@ def player_lines(view: dict, names: dict[int, str]) -> list[Line]:
             extras.append(f"{label} found the Iridia Stone")
         if player.get("items"):
             extras += wrap(f"{label} items", [item_label(i) for i in player["items"]])
+        if player.get("tiles"):
+            extras += wrap(f"{label} tiles", [tiles_per_gem(player["tiles"])])
         if player.get("relics"):
-            extras += wrap(f"{label} relics", [display_name(r) for r in player["relics"]])
+            extras += wrap(f"{label} relics", [relic_category(r) for r in player["relics"]])
         if view.get("over") and player.get("objectives") and seat != viewer:
             extras += wrap(f"{label} objective", [display_name(o) for o in player["objectives"]])
         if player.get("reserved_relics"):
@@ -317,15 +309,24 @@ def own_lines(view: dict) -> list[Line]:
             style="bold",
         )
     ]
-    lines += [Line(s) for s in wrap("Items", [item_label(i) for i in me.get("items") or []])]
+    version = view.get("rules_version")
+    items = me.get("items") or []
+    lines += _texts("Items", [item_text(i, version) for i in items])
     objectives = me.get("objectives") or []
-    label = "Objectives" if len(objectives) > 1 else "Objective"
-    if not objectives:
-        lines += [Line(s) for s in wrap(label, [])]
-    for objective in objectives:
+    lines += _texts("Objectives" if len(objectives) > 1 else "Objective",
+                    [objective_text(o, version) for o in objectives])
+    return lines
+
+
+def _texts(label: str, texts: list[str]) -> list[Line]:
+    """Each card's text under one label, wrapped within the width (`-` for none)."""
+    if not texts:
+        return [Line(s) for s in wrap(label, [])]
+    lines = []
+    for text in texts:
         lines += [Line(s) for s in textwrap.wrap(
-            objective_text(objective), WIDTH, initial_indent=f"{label:<12}",
-            subsequent_indent=" " * 12)]
+            text, WIDTH, initial_indent=f"{label:<12}", subsequent_indent=" " * 12,
+            break_on_hyphens=False)]
         label = ""
     return lines
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from .card_text import item_text as item_timing_and_effect
+from .card_text import objective_condition
 from .data import ITEMS, OBJECTIVES, RELICS, display_name
 
 # What a terminal or a mail reader would obey rather than show: C0 and C1 controls (CR, LF, TAB,
@@ -100,6 +102,13 @@ def item_label(item_id: str) -> str:
     return f"{name} ({item.cost}c)" if item is not None else name
 
 
+def relic_category(relic_id: str) -> str:
+    """`Sapphire Spyglass (tech)`: a restored relic as the sets and objectives count it."""
+    relic = RELICS.get(relic_id)
+    name = component_name(relic_id)
+    return f"{name} ({relic.category})" if relic is not None else name
+
+
 def relic_label(relic_id: str) -> str:
     """`Sapphire Spyglass (tech, 1C2S, 5p)`: name, category, the gems it needs, its points."""
     relic = RELICS.get(relic_id)
@@ -110,22 +119,23 @@ def relic_label(relic_id: str) -> str:
     return f"{name} ({relic.category}, {needs}, {relic.points}p)"
 
 
-_OBJECTIVE_GOALS = {
-    "most_coins": "the most coins at the end",
-    "most_tiles": "the most {param} tiles (your rainbow tiles and the Iridia Stone are wild)",
-    "relic_each_lead_gem": "a relic of each lead gem: amethyst, citrine, emerald and sapphire",
-    "most_lead_gem_relics": "the most relics whose lead gem is {param} (Iridia relics are wild)",
-    "relic_count": "{param} or more relics",
-    "most_category": "the most {param} relics (Iridia relics are wild)",
-    "relic_each_category": "a relic of each category: jewelry, tech and lore",
-}
-
-
-def objective_text(objective_id: str) -> str:
-    """`Glimmering Gold (7p): the most coins at the end`; "most" is met on a tie (RULINGS §7)."""
+def objective_label(objective_id: str) -> str:
+    """`Glimmering Gold (7p)`: the name and the points it scores when met."""
     objective = OBJECTIVES.get(objective_id)
-    if objective is None:
+    name = component_name(objective_id)
+    return f"{name} ({objective.points}p)" if objective is not None else name
+
+
+def objective_text(objective_id: str, rules_version: str | None = None) -> str:
+    """`Glimmering Gold (7p): The most coins at the end ...` (engine/card_text.py)."""
+    if objective_id not in OBJECTIVES:
         return component_name(objective_id)
-    goal = _OBJECTIVE_GOALS[objective.kind].format(param=objective.param)
-    tie = "; a tie for most counts" if objective.kind.startswith("most") else ""
-    return f"{objective.name} ({objective.points}p): {goal}{tie}"
+    return f"{objective_label(objective_id)}: {objective_condition(objective_id, rules_version)}"
+
+
+def item_text(item_id: str, rules_version: str | None = None) -> str:
+    """`Jolty Jackhammer (2c): Change one die ... (when: ...)` (engine/card_text.py)."""
+    if item_id not in ITEMS:
+        return component_name(item_id)
+    timing, effect = item_timing_and_effect(item_id, rules_version)
+    return f"{item_label(item_id)}: {effect} When: {timing}."

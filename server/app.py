@@ -9,7 +9,18 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from server import db, errors, json_codec, parsing, rate_limits, wakeups, web
+from server import (
+    caching,
+    chunked_bodies,
+    cors,
+    db,
+    errors,
+    json_codec,
+    parsing,
+    rate_limits,
+    wakeups,
+    web,
+)
 from server.config import Settings
 
 API_PREFIX = "/api/v1"
@@ -71,7 +82,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     db.init_app(app)
     wakeups.init_app(app)
+    from server.games import paths
+
+    app.url_map.converters["game_id"] = paths.GameIdConverter
     api = IridesciaApi(app)
+    api.register_converter(paths.GameIdConverter, paths.parameter_schema)
     api.spec.components.security_scheme(
         "bearerAuth",
         {"type": "http", "scheme": "bearer", "description": "The API token from POST /users"},
@@ -80,19 +95,26 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     rate_limits.init_app(app)
     web.init_app(app)  # page sessions (none for the API), /docs' own files, pages' errors
     parsing.init_app(app)
+    chunked_bodies.init_app(app)
+    caching.init_app(app)
+    cors.init_app(app)
 
     from server.games import service
     from server.games.routes import blp as games_blp
     from server.health.routes import blp as health_blp
     from server.inbound.routes import blp as mail_blp
+    from server.messages.routes import blp as messages_blp
+    from server.rules.routes import blp as rules_blp
     from server.users.pages import pages as account_pages
     from server.users.routes import blp as users_blp
 
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")
+    api.register_blueprint(rules_blp, url_prefix=f"{API_PREFIX}/rules")
     app.register_blueprint(account_pages)
     app.extensions["iridescia_api"] = api
     if not app.testing:

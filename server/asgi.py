@@ -29,6 +29,7 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from server import json_codec, wakeups
+from server.config import LONG_POLL_LIMIT_SECONDS
 
 FEED_PATH = re.compile(r"^/api/v1/games/(?P<game>[^/]+)/events$")
 # Threads running Flask requests in each process: what the gthread workers had.
@@ -60,7 +61,8 @@ class Front:
                                   keep_blank_values=True)
                 wait, after = _number(query, "wait", float), _number(query, "after", int)
                 # Anything the view would refuse (422) or not wait for goes to it as it is.
-                if wait is not None and wait > 0 and after is not None and after >= 0:
+                if (wait is not None and 0 < wait <= LONG_POLL_LIMIT_SECONDS
+                        and after is not None and after >= 0):
                     return await self._long_poll(scope, receive, send, match["game"], query,
                                                  min(wait, self.max_seconds), after)
         await self.wsgi(scope, receive, send)
@@ -73,8 +75,13 @@ class Front:
         self.open[client] += 1
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
+        # Asked without If-None-Match: the wait ends on new events, not on an unchanged answer
+        # (a browser revalidating its cached empty feed would otherwise get 304 at once, and
+        # poll without waiting). The answer is made conditional at the end.
         once = dict(scope, query_string=urlencode(
-            [(k, v) for k, v in query if k != "wait"] + [("wait", "0")]).encode())
+            [(k, v) for k, v in query if k != "wait"] + [("wait", "0")]).encode(),
+            headers=[(k, v) for k, v in scope["headers"] if k != b"if-none-match"])
+        if_none_match = [v for k, v in scope["headers"] if k == b"if-none-match"]
         gone = asyncio.ensure_future(_disconnected(receive))
         try:
             while True:
@@ -88,7 +95,7 @@ class Front:
                                        return_when=asyncio.FIRST_COMPLETED)
                     if gone.done():
                         return  # nobody to answer
-            await _send(send, *answer)
+            await _send(send, *_conditional(answer, if_none_match))
         finally:
             gone.cancel()
             self.open[client] -= 1
@@ -128,6 +135,20 @@ def _number(query: list[tuple[str, str]], name: str, kind):
         return kind(values[0])
     except ValueError:
         return None
+
+
+def _conditional(answer: tuple[int, list, bytes], if_none_match: list[bytes]
+                 ) -> tuple[int, list, bytes]:
+    """304 without a body for a 200 whose ETag the request's If-None-Match names."""
+    status, headers, body = answer
+    etag = next((v for k, v in headers if k.lower() == b"etag"), None)
+    if status != 200 or etag is None or not if_none_match:
+        return answer
+    named = {tag.strip() for value in if_none_match for tag in value.split(b",")}
+    if etag not in named and b"W/" + etag not in named and b"*" not in named:
+        return answer
+    kept = [(k, v) for k, v in headers if k.lower() not in (b"content-type", b"content-length")]
+    return 304, kept, b""
 
 
 def _has_events(body: bytes) -> bool:

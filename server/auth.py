@@ -15,7 +15,7 @@ from server import rate_limits
 from server.db import db_session
 from server.errors import fail
 from server.models import User
-from server.tokens import bearer_token, hash_token, new_token
+from server.tokens import EXPECTED_FORM, bearer_token, hash_token, new_token
 
 __all__ = ["bearer_token", "hash_token", "new_token", "current_user", "require_user",
            "refuse_token", "authenticated"]
@@ -61,10 +61,10 @@ def current_user() -> User | None:
             refuse_token()
         authenticated(token_hash, user.id)
         refuse_if_disabled(user.disabled_at)
-    elif request.headers.get("Authorization"):
+    elif "Authorization" in request.headers:
         rate_limits.count_failed_authentication()
-        fail(401, "send your API token as 'Authorization: Bearer <token>'",
-             headers={"WWW-Authenticate": "Bearer"})
+        fail(401, EXPECTED_FORM, headers={"WWW-Authenticate": "Bearer"},
+             authorization="not of the form 'Bearer <token>'")
     g.current_user = user
     return user
 

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 ENV_PREFIX = "IRIDESCIA_"
+# The longest ``?wait`` of the event feed: the spec's maximum (a longer one is a 422), the
+# default of LONG_POLL_MAX_SECONDS and the most it may be set to.
+LONG_POLL_LIMIT_SECONDS = 30
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,13 @@ class Settings:
     """Registrations and token-recovery requests (each mails an address) an hour per client
     address; more answer 429."""
 
+    MESSAGES_PER_GAME_MINUTE: int = 5
+    """Table-talk messages one user may post in one game a minute (API, page and mail `say`
+    together); more answer 429 saying when to try again."""
+
+    MESSAGES_PER_GAME_HOUR: int = 60
+    """Table-talk messages one user may post in one game an hour."""
+
     INVITATIONS_PER_USER_HOUR: int = 20
     """Invitations one user may send an hour (mailed or not); more answer 429 saying when they
     may invite again. 0: no limit."""
@@ -95,11 +105,18 @@ class Settings:
     X-Forwarded-Proto (werkzeug's ProxyFix): the client address of the rate limits is then the
     one they saw. 0 (the default) ignores those headers, which anybody can write."""
 
+    CORS_ORIGINS: str = ""
+    """Origins whose pages may call the API from a browser (CORS), comma-separated, e.g.
+    ``https://app.example.org,http://localhost:3000``; ``*`` for any. Only /api/, with a bearer
+    token (no cookies). Empty (the default): none, browsers allow same-origin calls only."""
+
     MAX_BODY_BYTES: int = 64 * 1024
     """Largest accepted request body in bytes; a larger one answers 413."""
 
-    LONG_POLL_MAX_SECONDS: int = 30
-    """Upper bound of the ``wait`` parameter of the event feed."""
+    LONG_POLL_MAX_SECONDS: int = LONG_POLL_LIMIT_SECONDS
+    """The longest the event feed waits (``events?wait=``): a longer wait, up to 30 (the API's
+    documented maximum), waits this long; more than 30 is refused. It may be set lower, not
+    higher."""
 
     LONG_POLL_MAX_PER_CLIENT: int = 4
     """Open long-polls (``events?wait=``) one client (its token, else its address) may hold in one
@@ -152,6 +169,12 @@ class Settings:
 
     extra: dict[str, Any] = field(default_factory=dict)
     """Any other ``create_app`` key, passed through to ``app.config`` unchanged (e.g. TESTING)."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.LONG_POLL_MAX_SECONDS <= LONG_POLL_LIMIT_SECONDS:
+            raise ValueError(f"setting {ENV_PREFIX}LONG_POLL_MAX_SECONDS must be 0 to "
+                             f"{LONG_POLL_LIMIT_SECONDS} (the API documents ?wait up to "
+                             f"{LONG_POLL_LIMIT_SECONDS}), got {self.LONG_POLL_MAX_SECONDS}")
 
     @classmethod
     def load(

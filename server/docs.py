@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from flask_smorest import Blueprint
 
-from server.errors import ErrorSchema, example
+from server.errors import EXAMPLE_MESSAGES, ErrorSchema, example
 
 HEADERS = {
     401: {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}},
@@ -16,9 +16,22 @@ HEADERS = {
 }
 
 
+def location(what: str) -> dict:
+    """The Location header of a 201, documented: the path of what was created."""
+    return {"Location": {"schema": {"type": "string"}, "description": what}}
+
+
 def document_errors(*codes: int, **messages: str) -> Callable:
-    """Add an error response per status to a view's documentation. ``messages`` may give a
-    specific example message as ``e409="..."``."""
+    """Add an error response per status to a view's documentation, each with an example body.
+    ``messages`` gives the operation's own example message as ``e409="..."``: a status whose
+    message depends on the operation (403, 404, 409, 412, 422, 428) must have one, so that no
+    operation shows another's error (a 422 of POST /users once read "you already sold gems this
+    turn")."""
+    unexplained = [code for code in codes
+                   if code not in EXAMPLE_MESSAGES and f"e{code}" not in messages]
+    if unexplained:
+        raise ValueError(f"document_errors: give an example message of this operation for "
+                         f"{', '.join(map(str, unexplained))} (e{unexplained[0]}=\"...\")")
 
     def decorator(view: Callable) -> Callable:
         documented = view

@@ -29,18 +29,17 @@ class ErrorSchema(ma.Schema):
     )
 
 
+# Example messages of the statuses whose message is the same on every operation. The others
+# (403, 404, 409, 412, 422, 428) say something about the operation itself, so each operation
+# gives its own (server/docs.py refuses to document one without it).
 EXAMPLE_MESSAGES = {
-    400: "the request body is not valid JSON",
+    400: "malformed JSON: Expecting ',' delimiter: line 1 column 12 (char 11)",
     401: "send your API token as 'Authorization: Bearer <token>'",
-    403: "seat 1 is not yours: you play seat 0",
-    404: "there is no game 'k3x9q2' you can see",
-    409: "the game is at version 12, you sent 11: refresh and retry",
-    412: "the game is at version 12, If-Match said 11: refresh and retry",
-    413: "the request body is larger than 65536 bytes",
-    422: "you already sold gems this turn",
-    428: "say which version you are playing against: 'expected_version' or If-Match",
+    413: "the request body is larger than 65536 bytes: send a smaller one",
+    415: "the body must be JSON, sent with 'Content-Type: application/json' (this one came as "
+         "'text/plain')",
     429: "too many requests: at most 1200 a minute; retry in 12 seconds",
-    503: "the database is not answering",
+    503: "the database is not answering; try again shortly",
 }
 
 

@@ -261,3 +261,25 @@ class InboundMessage(SQLModel, table=True):
     detail: str = Field(default="", sa_column=sa.Column(sa.Text(), nullable=False))
     applied: list[str] | None = _json(nullable=True)
     received_at: datetime = _time(nullable=False)
+
+
+class Message(SQLModel, table=True):
+    """Table talk: what a player said to the table (``players``) or anyone signed in said on a
+    public game's spectator channel (``spectators``). Beside the log, not in it: the engine
+    never sees a message, and replaying a game reads none. ``dedupe_key`` keeps a mail's `say`
+    line from being posted twice when the mail is handled again."""
+
+    __tablename__ = "messages"
+    __table_args__ = (
+        sa.Index("ix_messages_game_id_id", "game_id", "id"),
+        # The per-user, per-game rate limit counts a writer's recent messages.
+        sa.Index("ix_messages_game_id_user_id_created_at", "game_id", "user_id", "created_at"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="games.id", max_length=16)
+    user_id: int = Field(foreign_key="users.id")
+    channel: str = Field(max_length=12)  # players | spectators
+    text: str = Field(sa_column=sa.Column(sa.Text(), nullable=False))
+    created_at: datetime = _time(nullable=False)
+    dedupe_key: str | None = Field(default=None, max_length=200, unique=True)

@@ -1,9 +1,10 @@
 """Reading request input before any view or the database sees it.
 
 ``Blueprint`` is flask-smorest's with a JSON parser that answers 400 for a body nested too deeply
-to parse (the stdlib parser raises RecursionError) and 422 for a NUL character anywhere in the
-body (PostgreSQL cannot store one in text). ``refuse_nul_in_path`` answers 404 for a path with a
-NUL: no resource can have one in its id.
+to parse (the stdlib parser raises RecursionError), 422 for a NUL character anywhere in the
+body (PostgreSQL cannot store one in text) and 415 for a body that is not sent as
+``application/json`` (webargs would read it as no body at all: "Missing data").
+``refuse_nul_in_path`` answers 404 for a path with a NUL: no resource can have one in its id.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from webargs.flaskparser import FlaskParser, is_json_request
 
 from server import json_codec
 from server.errors import fail
+from server.pagination import LinkedPages
 
 NUL = "\x00"
 
@@ -39,6 +41,10 @@ class Parser(FlaskParser):
         """webargs' reading of a JSON body, decoded by server/json_codec.py (the same answers,
         errors included: what orjson refuses, the standard library reads or words)."""
         if not is_json_request(req):
+            if req.mimetype or req.get_data(cache=True):
+                fail(415, f"the body must be JSON, sent with 'Content-Type: application/json' "
+                          f"(this one came as {req.mimetype or 'no Content-Type'!r})",
+                     content_type=req.mimetype or None)
             return missing
         raw = req.get_data(cache=True)
         try:
@@ -49,7 +55,7 @@ class Parser(FlaskParser):
         return json_codec.loads(text)
 
 
-class Blueprint(flask_smorest.Blueprint):
+class Blueprint(LinkedPages, flask_smorest.Blueprint):
     ARGUMENTS_PARSER = Parser()
 
 

@@ -65,7 +65,7 @@ def game_lines(game: dict) -> list[str]:
 @example("iridescia games")
 def games(app: App, as_json: bool) -> None:
     """List my games: my turn first, then by nearest deadline."""
-    rows = app.api().get("/games")
+    rows = app.api().get_every_page("/games")
     if as_json:
         emit_json(rows)
         return

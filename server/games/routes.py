@@ -15,17 +15,20 @@ from sqlmodel import select
 
 from server import wakeups
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
+from server.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema, conditional
 from server.db import db_session
-from server.docs import document_errors
+from server.docs import document_errors, location
 from server.errors import fail
-from server.games import invitation_limits, lobby, posting, service
+from server.games import invitation_limits, lobby, posting, preconditions, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
+from server.games.paths import game_path
 from server.games.posting import GameRow
 from server.games.schemas import (
     MAX_VERSION,
     CommandRequestSchema,
     CommandResultSchema,
+    ExportQuerySchema,
     ExportSchema,
     FeedQuerySchema,
     FeedSchema,
@@ -45,20 +48,23 @@ from server.scheduler import timers
 blp = Blueprint("games", __name__, description="Games: lobby, play, views, feed, export")
 
 IF_MATCH = {"in": "header", "name": "If-Match", "required": False, "schema": {"type": "string"},
-            "description": "The expected version, e.g. \"12\" (instead of expected_version)"}
+            "description": "The version you decided against, quoted: \"12\". Give this or "
+                           "`expected_version` in the body (neither: 428). Checked first: when "
+                           "it does not match, nothing is played (412), whatever the body says."}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "schema": {"type": "string", "maxLength": 200},
                    "description": "Retry safely: the same key and body answer the stored response"}
-IF_NONE_MATCH = {"in": "header", "name": "If-None-Match", "required": False,
-                 "schema": {"type": "string"},
-                 "description": "The ETag (version) you have; 304 when unchanged"}
 # flask-smorest replaces (does not extend) the parameters that @blp.arguments documents when a
 # view lists its own, so a view with both lists its query parameters here too.
 VERSION_QUERY = {"in": "query", "name": "version", "required": False,
                  "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
                  "description": "The view as it was after this many events (default: now)"}
-ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
+VERSION_ETAG = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
+NOT_MODIFIED = "Not modified: your If-None-Match names the current answer"
 E404 = "there is no game 'k3x9q2ab' you can see"
+GAMES_PAGE_SIZE = 20
+GAMES_MAX_PAGE_SIZE = 100
+OUTSIDER = "you do not play in game k3x9q2ab: join it with its join code first"
 
 
 def _actor(user_id: int) -> str:
@@ -79,9 +85,9 @@ def plain_json(payload: Any, status: int = 200, headers: dict[str, str] | None =
 @blp.route("")
 class Games(MethodView):
     @blp.arguments(GameCreateSchema())
-    @blp.response(201, GameSchema)
+    @blp.response(201, GameSchema, headers=location("/api/v1/games/{id}: the game"))
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 413, 422, 429,
+    @document_errors(400, 401, 413, 415, 422, 429,
                      e422="you have 10 open games, the most one player may have: start or "
                           "leave one of them before creating another")
     def post(self, data: dict):
@@ -96,17 +102,25 @@ class Games(MethodView):
         if lobby.is_full(session, game):
             lobby.start_game(session, game, now, _actor(user.id))
         session.commit()
-        return lobby.game_json(session, game, user)
+        return lobby.game_json(session, game, user), {"Location": game_path(game.id)}
 
     @blp.response(200, GameSchema(many=True))
+    @blp.paginate(page_size=GAMES_PAGE_SIZE, max_page_size=GAMES_MAX_PAGE_SIZE)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 429)
-    def get(self):
-        """Your games: those where it is your turn first, then by nearest deadline."""
+    @document_errors(401, 422, 429,
+                     e422="invalid request: page_size: Must be greater than or equal to 1 and "
+                          f"less than or equal to {GAMES_MAX_PAGE_SIZE}.")
+    def get(self, pagination_parameters):  # noqa: ANN001
+        """Your games: those where it is your turn first, then by nearest deadline, a page at a
+        time (``page_size``: 20 by default, at most 100; X-Pagination and Link say where the
+        others are)."""
         user = require_user()
         session = db_session()
-        games = lobby.games_json(session, lobby.games_of(session, user), user)
-        return plain_json([lobby.plain_game(game) for game in games])
+        rows = lobby.games_of(session, user)
+        pagination_parameters.item_count = len(rows)
+        first = pagination_parameters.first_item
+        page = rows[first:first + pagination_parameters.page_size]
+        return plain_json([lobby.plain_game(game) for game in lobby.games_json(session, page, user)])
 
 
 @blp.route("/join")
@@ -114,8 +128,9 @@ class Join(MethodView):
     @blp.arguments(JoinSchema())
     @blp.response(200, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 404, 409, 413, 422, 429,
+    @document_errors(400, 401, 404, 409, 413, 415, 422, 429,
                      e404="no game has the join code 'x7k2': check it with whoever invited you",
+                     e422="invalid request: code: Length must be between 1 and 32.",
                      e409="game k3x9q2ab is full (2 seats)")
     def post(self, data: dict):
         """Take a seat in an open game with its join code."""
@@ -126,25 +141,28 @@ class Join(MethodView):
         return lobby.game_json(session, game, user)
 
 
-@blp.route("/<game_id>")
+@blp.route("/<game_id:game_id>")
 class GameResource(MethodView):
-    @blp.response(200, GameSchema)
-    @blp.doc(security=SECURITY_OPTIONAL)
+    @blp.response(200, GameSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description=NOT_MODIFIED)
+    @blp.doc(security=SECURITY_OPTIONAL, parameters=[IF_NONE_MATCH])
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
-        """One game (public games need no token)."""
+        """One game (public games need no token). ETag and If-None-Match: 304 when unchanged."""
         session = db_session()
         user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
-        return lobby.game_json(session, game, user)
+        return conditional(plain_json(lobby.plain_game(lobby.game_json(session, game, user))))
 
 
-@blp.route("/<game_id>/invitations")
+@blp.route("/<game_id:game_id>/invitations")
 class Invitations(MethodView):
     @blp.arguments(InvitationCreateSchema())
-    @blp.response(201, InvitationSchema)
+    @blp.response(201, InvitationSchema,
+                  headers=location("/api/v1/games/{id}: the game the invitation is to"))
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 403, 404, 409, 413, 422, 429, e404=E404,
+    @document_errors(400, 401, 403, 404, 409, 413, 415, 422, 429, e403=OUTSIDER, e404=E404,
                      e409="game k3x9q2ab has already started",
+                     e422="invalid request: email: Not a valid email address.",
                      e429="you have sent 20 invitations in the past hour, the most allowed: "
                           "you may invite again at 2026-12-01 10:41 UTC (in 13 minutes)")
     def post(self, data: dict, game_id: str):
@@ -165,14 +183,15 @@ class Invitations(MethodView):
             note = f"{email} was mailed this game's join code already"
         else:
             note = decision.note or f"{email} is mailed the join code"
-        return {"email": email, "join_code": game.join_code, "mailed": mailed, "message": note}
+        return ({"email": email, "join_code": game.join_code, "mailed": mailed, "message": note},
+                {"Location": game_path(game.id)})
 
 
-@blp.route("/<game_id>/leave")
+@blp.route("/<game_id:game_id>/leave")
 class Leave(MethodView):
     @blp.response(200, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 403, 404, 409, 429, e404=E404,
+    @document_errors(401, 403, 404, 409, 429, e403=OUTSIDER, e404=E404,
                      e409="game k3x9q2ab has already started: you can only leave before the start")
     def post(self, game_id: str):
         """Give up your seat before the game starts."""
@@ -184,11 +203,11 @@ class Leave(MethodView):
         return lobby.game_json(session, game, user)
 
 
-@blp.route("/<game_id>/start")
+@blp.route("/<game_id:game_id>/start")
 class Start(MethodView):
     @blp.response(200, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 403, 404, 409, 429, e404=E404,
+    @document_errors(401, 403, 404, 409, 429, e403=OUTSIDER, e404=E404,
                      e409="waiting for 1 more player to join")
     def post(self, game_id: str):
         """Start the game once every seat is taken: seats ordered, decks shuffled, objectives
@@ -206,11 +225,11 @@ class Start(MethodView):
         return lobby.game_json(session, game, user)
 
 
-@blp.route("/<game_id>/back")
+@blp.route("/<game_id:game_id>/back")
 class Back(MethodView):
     @blp.response(200, GameSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(401, 403, 404, 409, 429, e404=E404,
+    @document_errors(401, 403, 404, 409, 429, e403=OUTSIDER, e404=E404,
                      e409="game k3x9q2ab is not being played: only an active game has absent "
                           "seats")
     def post(self, game_id: str):
@@ -236,13 +255,14 @@ class Back(MethodView):
         return lobby.game_json(session, game, user)
 
 
-@blp.route("/<game_id>/view")
+@blp.route("/<game_id:game_id>/view")
 class View(MethodView):
     @blp.arguments(ViewQuerySchema(), location="query")
-    @blp.response(200, ViewSchema, headers=ETAG_HEADER)
+    @blp.response(200, ViewSchema, headers=VERSION_ETAG)
     @blp.alt_response(304, description="Not modified: your ETag is the current version")
     @blp.doc(security=SECURITY_OPTIONAL, parameters=[VERSION_QUERY, IF_NONE_MATCH])
-    @document_errors(401, 404, 409, 422, 429, e404=E404, e409="game k3x9q2ab has not started yet")
+    @document_errors(401, 404, 409, 422, 429, e404=E404, e409="game k3x9q2ab has not started yet",
+                     e422="game k3x9q2ab is at version 12; there is no version 40")
     def get(self, query: dict, game_id: str):
         """The game as you may see it (spectators: the public view). ``?version=N`` shows it as
         it was after N events. ETag is the version; If-None-Match answers 304 when unchanged."""
@@ -281,13 +301,15 @@ def _etag_matches(header: str | None, version: int) -> bool:
     return False
 
 
-@blp.route("/<game_id>/legal")
+@blp.route("/<game_id:game_id>/legal")
 class Legal(MethodView):
-    @blp.response(200, LegalSchema)
-    @blp.doc(security=SECURITY_REQUIRED)
+    @blp.response(200, LegalSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description=NOT_MODIFIED)
+    @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_NONE_MATCH])
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
-        """Your legal commands now (empty when you are not to act)."""
+        """Your legal commands now (empty when you are not to act). ETag and If-None-Match:
+        304 when unchanged."""
         # The read that goes with command posts: on their plain connection (no ORM session).
         with posting.connect() as connection:
             caller = posting.caller_and_game(connection, game_id)
@@ -295,16 +317,21 @@ class Legal(MethodView):
             playing = game.status == "active" and my_seat is not None
             state = service.load_state(connection, game) if playing else None
             legal = legal_now(game, state, my_seat, utcnow())
-        return plain_json({"version": game.version, "seat": my_seat, **legal})
+        return conditional(plain_json({"version": game.version, "seat": my_seat, **legal}))
 
 
-@blp.route("/<game_id>/commands")
+@blp.route("/<game_id:game_id>/commands")
 class Commands(MethodView):
     @blp.arguments(CommandRequestSchema())
-    @blp.response(201, CommandResultSchema)
+    @blp.response(201, CommandResultSchema, headers=location(
+        "/api/v1/games/{id}/events?after=N: the events the command caused"))
     @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
-    @document_errors(400, 401, 403, 404, 409, 412, 413, 422, 428, 429, e404=E404,
-                     e403="seat 1 is not yours: you play seat 0")
+    @document_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 428, 429, e404=E404,
+                     e403="seat 1 is not yours: you play seat 0",
+                     e409="the game is at version 12, you sent 11: refresh and retry",
+                     e412="the game is at version 12, If-Match said 11: refresh and retry",
+                     e422="you already sold gems this turn",
+                     e428=preconditions.MISSING)
     def post(self, data: dict, game_id: str):
         """Play one command against the version you saw. Stale: 409 with
         ``details.current_version``; illegal: 422 with the engine's reason."""
@@ -326,9 +353,9 @@ class Commands(MethodView):
                     if stored.request_hash != request_hash:
                         fail(422, f"Idempotency-Key {key!r} was used for another request: "
                                   "use a new key for a new command", key=key)
-                    return stored.response, stored.status_code
+                    return _stored(game_id, stored)
 
-            expected = _expected_version(data, game)
+            expected = preconditions.expected_version(data, game.version)
             if game.status == "open":
                 fail(409, f"game {game.id} has not started yet", game_id=game.id,
                      current_version=game.version)
@@ -359,41 +386,31 @@ class Commands(MethodView):
                 # A retry racing its own first attempt gets that attempt's answer.
                 stored = key and posting.stored_answer(connection, caller.user_id, key)
                 if stored and stored.request_hash == request_hash:
-                    return stored.response, stored.status_code
+                    return _stored(game_id, stored)
                 current = service.current_version(connection, game.id)
                 fail(409, f"another command landed first; the game is at version {current}: "
                           "refresh and retry", current_version=current)
         CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
-        return plain_json(result or _answer(game, applied, caller.seat, command, now), 201)
+        answer = result or _answer(game, applied, caller.seat, command, now)
+        return plain_json(answer, 201, {"Location": _events_path(game_id, answer)})
+
+
+def _stored(game_id: str, stored: Any):  # noqa: ANN202
+    """A stored idempotent answer, as it was first given."""
+    headers = {"Location": _events_path(game_id, stored.response)} if stored.status_code == 201 else {}
+    return stored.response, stored.status_code, headers
+
+
+def _events_path(game_id: str, answer: dict) -> str:
+    """Where a command's events are read again: the feed after the version it was played at."""
+    first = answer["events"][0]["seq"] if answer["events"] else answer["version"] + 1
+    return f"{game_path(game_id)}/events?after={first - 1}"
 
 
 def _request_hash(game_id: str, data: dict) -> str:
     canonical = json.dumps({"game": game_id, "body": data}, sort_keys=True, default=str)
     return hashlib.sha256(canonical.encode()).hexdigest()
-
-
-def _expected_version(data: dict, game: Game) -> int:
-    if "expected_version" in data:
-        expected = data["expected_version"]
-        if expected != game.version:
-            fail(409, f"the game is at version {game.version}, you sent {expected}: refresh and "
-                      "retry", current_version=game.version)
-        return expected
-    header = request.headers.get("If-Match")
-    if header is None:
-        fail(428, "say which version you are playing against: 'expected_version' in the body "
-                  "or an If-Match header", current_version=None)
-    text = header.strip()
-    if text.startswith("W/"):
-        text = text[2:]
-    text = text.strip().strip('"')
-    if not text.isdigit():
-        fail(422, f"If-Match must be a game version such as \"12\", not {header!r}")
-    if int(text) != game.version:
-        fail(412, f"the game is at version {game.version}, If-Match said {text}: refresh and "
-                  "retry", current_version=game.version)
-    return int(text)
 
 
 def _from_notation(line: str, seat: int | None, state: Any) -> dict:
@@ -465,15 +482,20 @@ def _redacted(row: dict | Event, seat: int | None) -> dict:
             "at": at.isoformat() if hasattr(at, "isoformat") else at}
 
 
-@blp.route("/<game_id>/events")
+@blp.route("/<game_id:game_id>/events")
 class Events(MethodView):
     @blp.arguments(FeedQuerySchema(), location="query")
-    @blp.response(200, FeedSchema)
+    @blp.arguments(ConditionalHeadersSchema(), location="headers")
+    @blp.response(200, FeedSchema, headers=ETAG_HEADER)
+    @blp.alt_response(304, description=NOT_MODIFIED)
     @blp.doc(security=SECURITY_OPTIONAL)
-    @document_errors(401, 404, 422, 429, e404=E404)
-    def get(self, query: dict, game_id: str):
-        """The events after ``after`` as you may see them; with ``wait``, waits up to that many
-        seconds for the next one (long poll)."""
+    @document_errors(401, 404, 422, 429, e404=E404,
+                     e422="invalid request: wait: Must be greater than or equal to 0 and less "
+                          "than or equal to 30.")
+    def get(self, query: dict, _headers: dict, game_id: str):
+        """The events after ``after`` as you may see them, the oldest first, at most ``limit``;
+        with ``wait``, waits up to that many seconds for the next one (long poll). ETag and
+        If-None-Match: 304 when unchanged (after the wait)."""
         session = db_session()
         user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         my_seat = seat.seat if seat is not None else None
@@ -494,21 +516,26 @@ class Events(MethodView):
                     waiter.wait(left)
         rows = session.exec(
             select(Event).where(Event.game_id == game.id, Event.seq > after,
-                                Event.seq <= version).order_by(Event.seq)  # type: ignore[arg-type]
+                                Event.seq <= version)
+            .order_by(Event.seq).limit(query["limit"])  # type: ignore[arg-type]
         ).all()
-        return {"version": version, "events": [_redacted(row, my_seat) for row in rows]}
+        return conditional(plain_json(
+            {"version": version, "events": [_redacted(row, my_seat) for row in rows]}))
 
 
-@blp.route("/<game_id>/export")
+@blp.route("/<game_id:game_id>/export")
 class Export(MethodView):
+    @blp.arguments(ExportQuerySchema(), location="query")
     @blp.response(200, ExportSchema)
     @blp.doc(security=SECURITY_OPTIONAL)
-    @document_errors(401, 404, 409, 429, e404=E404,
-                     e409="game k3x9q2ab is not over: the log and seed are exported at the end")
-    def get(self, game_id: str):
-        """The whole log, every command and the seed, once the game is over."""
+    @document_errors(401, 404, 409, 422, 429, e404=E404,
+                     e409="game k3x9q2ab is not over: the log and seed are exported at the end",
+                     e422="invalid request: messages: must be true or false, not 'yes'")
+    def get(self, query: dict, game_id: str):
+        """The whole log, every command and the seed, once the game is over; with
+        ``?messages=true`` the table talk you may read too."""
         session = db_session()
-        user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
+        user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         if game.status != "finished":
             fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
                  game_id=game.id)
@@ -520,7 +547,14 @@ class Export(MethodView):
                                 .order_by(Command.version)).all()  # type: ignore[arg-type]
         state = service.load_state(session, game)
         info = lobby.game_json(session, game, user)
+        talk = {}
+        if query["messages"]:
+            from server.messages import service as messages
+
+            channels = messages.readable_channels(seat is not None)
+            talk["messages"] = messages.listing(session, game, channels, limit=2**31 - 1)
         return {
+            **talk,
             "game_id": game.id,
             "rules_version": game.rules_version,
             "options": lobby.engine_options(game),

@@ -5,20 +5,27 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.config import LONG_POLL_LIMIT_SECONDS
+from server.messages.schemas import MessageSchema
 from server.plain_text import PlainEmail
+from server.strict_fields import StrictBoolean, StrictQueryBoolean
 
 GEMS = ("amethyst", "citrine", "emerald", "sapphire")
 # Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
 MAX_VERSION = 2**31 - 1
+# Events one feed answer holds: by default, and at most (a whole game is about 2,000).
+FEED_DEFAULT_LIMIT = 500
+FEED_MAX_LIMIT = 5000
 
 
 class VariantsSchema(ma.Schema):
     mining_cost = fields.Integer(load_default=1, validate=validate.OneOf([1, 3]),
                                  metadata={"description": "Coins per mining die: 1 or 3"})
     leftover_gems = fields.String(load_default="any", validate=validate.OneOf(["any", "same_type"]))
-    catapult_4th = fields.Boolean(load_default=False,
-                                  metadata={"description": "Clever Catapult 4th-player rule; "
-                                                           "4 players only"})
+    catapult_4th = StrictBoolean(load_default=False,
+                                 metadata={"description": "Clever Catapult 4th-player rule: "
+                                                          "true only in a game of 4 seats "
+                                                          "(otherwise 422)"})
 
 
 class GameSettingsSchema(ma.Schema):
@@ -51,11 +58,11 @@ class GameCreateSchema(ma.Schema):
                                  "(default: the server's current one)", "example": "2"})
     seats = fields.Integer(required=True, validate=validate.Range(1, 4),
                            metadata={"description": "Number of human players (1-4)"})
-    rhom = fields.Boolean(load_default=False,
+    rhom = StrictBoolean(load_default=False,
                           metadata={"description": "Play with the Rhom (forced for 1 player, "
                                                    "allowed for 2, refused for 3-4)"})
     variants = fields.Nested(VariantsSchema, load_default=lambda: VariantsSchema().load({}))
-    public = fields.Boolean(load_default=False,
+    public = StrictBoolean(load_default=False,
                             metadata={"description": "Anyone may watch without a token"})
     # strict: a fraction would be truncated, and 0.5 hours would silently mean "off".
     reminder_interval_hours = fields.Integer(
@@ -176,7 +183,9 @@ class CommandRequestSchema(ma.Schema):
         "example": "reveal 3c 3d"})
     expected_version = fields.Integer(strict=True,
         validate=validate.Range(min=0, max=MAX_VERSION),
-        metadata={"description": "The game version you decided against (or send If-Match)"})
+        metadata={"description": "The game version you decided against. Give this or an "
+                                 "If-Match header: without either the answer is 428; a "
+                                 "different version, 409 (412 for If-Match)"})
 
     def load(self, data, *, many=None, partial=None, unknown=None):  # noqa: ANN001, ANN201
         # Every command post reads this body, and marshmallow's load was 4 % of a post: a body
@@ -245,9 +254,16 @@ class FeedSchema(ma.Schema):
 class FeedQuerySchema(ma.Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
                            metadata={"description": "Only events with a greater seq"})
-    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=3600),
-                        metadata={"description": "Seconds to wait for a new event (long poll; "
-                                                 "capped by the server, 30 by default)"})
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=LONG_POLL_LIMIT_SECONDS),
+                        metadata={"description": "Seconds to wait for a new event (long poll), "
+                                                 f"at most {LONG_POLL_LIMIT_SECONDS} (a server "
+                                                 "may be set to wait less)"})
+    limit = fields.Integer(load_default=FEED_DEFAULT_LIMIT,
+                           validate=validate.Range(min=1, max=FEED_MAX_LIMIT),
+                           metadata={"description": "At most this many events, the oldest "
+                                                    "first: ask again with `after` set to the "
+                                                    "last one's seq for the next ones "
+                                                    "(`version` is the game's version then)"})
 
 
 class ViewQuerySchema(ma.Schema):
@@ -304,3 +320,13 @@ class ExportSchema(ma.Schema):
     commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
     events = fields.List(fields.Nested(EventSchema), required=True)
     outcome = fields.Dict(required=True)
+    messages = fields.List(fields.Nested(MessageSchema),
+                           metadata={"description": "With ?messages=true: the table talk you may "
+                                                    "read (a player: both channels), oldest "
+                                                    "first"})
+
+
+class ExportQuerySchema(ma.Schema):
+    messages = StrictQueryBoolean(load_default=False,
+                              metadata={"description": "Add the game's table talk (off by "
+                                                       "default: the log is the game)"})

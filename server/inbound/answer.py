@@ -25,6 +25,7 @@ HELP = """The words you can send, one per line (a # starts a comment):
     reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
     show      the board (every answer shows it anyway)
     legal     what you may type now
+    say TEXT  a message to the other players (shown in their next email)
     help      this list
     stop      no more email about this game
     unsubscribe   no more email at all
@@ -85,7 +86,7 @@ def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[st
 
 
 def render_answer(**values) -> str:
-    context = {"intro": "", "skipped_before": [], "applied": [], "refused": "", "reason": "",
+    context = {"intro": "", "said": [], "skipped_before": [], "applied": [], "refused": "", "reason": "",
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
                "score_lines": [], "legal": [], "waiting": "", "name": ""}
     context.update(values)

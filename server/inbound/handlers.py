@@ -10,10 +10,11 @@ from datetime import datetime
 from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
+from engine.wording import clean
 from server.db import session_scope
 from server.games import lobby
 from server.inbound import addresses, answer
-from server.inbound.lines import read_lines, split_around_commands
+from server.inbound.lines import read_lines, split_around_commands, split_said
 from server.inbound.play import run_lines
 from server.inbound.record import finish
 from server.models import Game, Invitation, Seat, User, utcnow
@@ -66,7 +67,7 @@ def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, n
                       f"another player, not to {letter.sender}", now)
     if token.purpose == "prefs":
         return _unsubscribe(db, record_id, letter, user, now)
-    return _play(db, record_id, letter, user, token, now)
+    return _play(app, db, record_id, letter, user, token, now)
 
 
 def _seat_of(session, game_id: str, user_id: int) -> Seat | None:
@@ -75,14 +76,37 @@ def _seat_of(session, game_id: str, user_id: int) -> Seat | None:
     ).first()
 
 
-def _play(db, record_id, letter, user: User, token, now: datetime):
+def _post_said(app, db, game_id: str, user_id: int, message_key: str, said: list,
+               now: datetime) -> list[str]:
+    """Post each `say` line to the players' channel; the answer's line for each."""
+    from server.inbound.play import line_key
+    from server.messages import service as messages
+
+    told = []
+    for line in said:
+        with session_scope(db) as session:
+            game, user = session.get(Game, game_id), session.get(User, user_id)
+            try:
+                message = messages.post(session, game, user, True, line.said, now,
+                                        messages.Limits.of(app.config),
+                                        dedupe_key=line_key(message_key, line))
+                told.append(f"Posted to the players: {message.text}")
+            except messages.MessageRefused as error:
+                session.rollback()
+                told.append(f'Not posted, line {line.number} "{clean(line.said)[:60]}": '
+                            f"{error.message}")
+    return told
+
+
+def _play(app, db, record_id, letter, user: User, token, now: datetime):
     with session_scope(db) as session:
         game = session.get(Game, token.game_id)
         seat = _seat_of(session, token.game_id, user.id) if game else None
     if game is None or seat is None:
         return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
                       now)
-    lines = read_lines(letter.lines, seat.seat)
+    said, lines = split_said(read_lines(letter.lines, seat.seat))
+    told = _post_said(app, db, game.id, user.id, letter.message_key, said, now)
     before, to_run, after = split_around_commands(lines)
     report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
                        to_run, now)
@@ -90,10 +114,12 @@ def _play(db, record_id, letter, user: User, token, now: datetime):
         game = session.get(Game, game.id)
         context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
             else {}
-        intro = _stopped_note(report.words) or ("" if to_run else "Your mail had no command in it.")
+        intro = _stopped_note(report.words) or (
+            "" if to_run or said else "Your mail had no command in it.")
         text = answer.render_answer(
             name=user.name,
             intro=intro,
+            said=told,
             skipped_before=[line.text for line in before],
             applied=[line.text for line in report.applied],
             refused=answer._quoted(report.refused) if report.refused else "",
@@ -105,9 +131,12 @@ def _play(db, record_id, letter, user: User, token, now: datetime):
             help=answer.HELP if "help" in report.words else "",
             **context,
         )
-        status = "stopped" if report.refused else "applied" if report.applied else "answered"
+        status = ("stopped" if report.refused else "applied" if report.applied
+                  else "said" if said else "answered")
         detail = (f"line {report.refused.number} {report.refused.text!r}: {report.reason}"
                   if report.refused else f"{len(report.applied)} command(s) applied")
+        if said:
+            detail += f"; {sum(t.startswith('Posted') for t in told)} of {len(said)} message(s) posted"
         finish(session, record_id, status, detail, user_id=user.id, game_id=game.id,
                applied=[line.text for line in report.applied])
         answer.queue_answer(session, letter, user.email, answer.subject_for(

@@ -20,9 +20,17 @@ MAIL_WORDS = ("show", "legal", "help", "join", "new solo", "stop", "unsubscribe"
 class Line:
     number: int  # 1-based, among the lines of the new text
     text: str
-    kind: str  # word | command | invalid (a command word, wrongly used) | other
+    kind: str  # word | command | say | invalid (a command word, wrongly used) | other
     word: str | None = None  # the mail word, for kind "word"
     error: str | None = None  # why the line is not a command (invalid, other)
+    said: str | None = None  # for kind "say": the message, as written after `say`
+
+
+def said(raw: str) -> str | None:
+    """The message of a `say ...` line (its whole rest: a `#` in it is part of what is said),
+    None for any other line."""
+    word, _, rest = raw.strip().partition(" ")
+    return rest.strip() if word.lower() == "say" and rest.strip() else None
 
 
 def mail_word(text: str) -> str | None:
@@ -48,10 +56,21 @@ def read_lines(texts: list[str], seat: int | None) -> list[Line]:
     """The lines worth a look: not blank, not `#` comments (a `#` ends a line's text)."""
     lines = []
     for number, raw in enumerate(texts, start=1):
+        message = said(raw)
+        if message is not None:
+            lines.append(Line(number, raw.strip(), "say", said=message))
+            continue
         text = raw.split("#", 1)[0].strip()
         if text:
             lines.append(classify(text, number, seat))
     return lines
+
+
+def split_said(lines: list[Line]) -> tuple[list[Line], list[Line]]:
+    """(the `say` lines, the others): messages are posted wherever they stand in the mail and
+    neither start nor stop its commands."""
+    return ([line for line in lines if line.kind == "say"],
+            [line for line in lines if line.kind != "say"])
 
 
 def split_around_commands(lines: list[Line]) -> tuple[list[Line], list[Line], list[Line]]:

@@ -355,6 +355,7 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
                 row.seat,
                 names.get(row.user_id, ""),
                 row.extra,
+                user_id=row.user_id,
             )
             subject, text, html = render(row.kind, context)
             rendered[row.id] = (subject[:200], text, html)

@@ -5,7 +5,8 @@ Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happene
 lines, engine/narrate.py), board (the view as `iridescia show --no-color` draws it,
 engine/text_board.py), typed (the notation lines the recipient may send now) and typed_more (how
 many more there are), scores (name, total, rank), score_lines (each seat's breakdown), played,
-reason, commands (show, legal, play: a CLI example).
+reason, commands (show, legal, play: a CLI example), own_cards (the texts of the recipient's
+objectives and items), messages and messages_earlier (the table talk since their last turn).
 """
 
 import textwrap
@@ -145,6 +146,33 @@ def happened_since_last_turn(
     return lines
 
 
+def own_cards(view: dict, seat: int) -> list[str]:
+    """The texts of the recipient's own objectives and items (engine/card_text.py): the text part
+    has them in its board; the HTML part, whose board is a picture, lists them."""
+    from engine.wording import item_text, objective_text
+
+    me = next((p for p in view.get("players") or [] if p["seat"] == seat), None)
+    if me is None:
+        return []
+    version = view.get("rules_version")
+    return ([f"Objective: {objective_text(o, version)}" for o in me.get("objectives") or []]
+            + [f"Item: {item_text(i, version)}" for i in me.get("items") or []])
+
+
+def table_talk(session, game: Game, user_id: int | None, seat: int, version: int) -> dict:
+    """"Messages since your last turn": what the others said on both channels since the
+    recipient's last command (server/messages), wrapped for the text part; the HTML part
+    escapes the same lines. `messages_earlier` counts those left out (the page has them)."""
+    from server.messages.service import since_last_turn, told_line
+
+    if user_id is None:
+        return {"messages": [], "messages_earlier": 0}
+    told, earlier = since_last_turn(session, game, user_id, seat, version)
+    lines = [textwrap.fill(told_line(message), 76, subsequent_indent="    ",
+                           break_long_words=True, break_on_hyphens=False) for message in told]
+    return {"messages": lines, "messages_earlier": earlier}
+
+
 def typed_lines(state, seat: int) -> list[str]:
     """The notation lines (engine/notation.py) `seat` may send now, each once."""
     import engine
@@ -196,6 +224,7 @@ def build_context(
     seat: int,
     name: str,
     extra: dict | None = None,
+    user_id: int | None = None,
 ) -> dict:
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
@@ -222,6 +251,8 @@ def build_context(
         "deadline": deadline if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
         "board": board_for(view, game, version, names),
+        "own_cards": own_cards(view, seat),
+        **table_talk(session, game, user_id, seat, version),
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),
         "scores": _scores(state, names) if over else [],

@@ -12,7 +12,7 @@ from flask.views import MethodView
 
 from server.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
 from server.db import db_session
-from server.docs import document_errors
+from server.docs import document_errors, location
 from server.errors import fail
 from server.models import User, utcnow
 from server.parsing import Blueprint
@@ -32,6 +32,9 @@ from server.users.schemas import (
 
 blp = Blueprint("users", __name__, description="Accounts and API tokens")
 
+ME = "/api/v1/users/me"
+LOCATION_HEADER = location(f"{ME}: the account")
+
 
 def user_json(user: User) -> dict:
     return {"id": user.id, "name": user.name, "email": user.email,
@@ -49,8 +52,9 @@ def _on_its_way(email: str) -> str:
 @blp.route("")
 class Users(MethodView):
     @blp.arguments(UserCreateSchema())
-    @blp.response(201, NewUserSchema)
-    @document_errors(400, 413, 422, 429)
+    @blp.response(201, NewUserSchema, headers=LOCATION_HEADER)
+    @document_errors(400, 413, 415, 422, 429,
+                     e422="invalid request: email: Not a valid email address.")
     def post(self, data: dict):
         """Register. A new address gets its API token here (once) and a mail to confirm it; an
         address that has an account gets no token, and its owner a mail with a link to one."""
@@ -58,17 +62,18 @@ class Users(MethodView):
         try:
             user, token = register_user(db_session(), data["name"], data["email"], utcnow())
         except AlreadyRegistered:
-            return {"id": None, "name": data["name"], "email": data["email"], "token": None,
-                    "verified": False, "message": _on_its_way(data["email"])}
-        return {"id": user.id, "name": user.name, "email": user.email, "token": token,
-                "verified": False, "message": _on_its_way(user.email)}
+            return ({"id": None, "name": data["name"], "email": data["email"], "token": None,
+                     "verified": False, "message": _on_its_way(data["email"])},
+                    {"Location": ME})
+        return ({"id": user.id, "name": user.name, "email": user.email, "token": token,
+                 "verified": False, "message": _on_its_way(user.email)}, {"Location": ME})
 
 
 @blp.route("/verify")
 class Verify(MethodView):
     @blp.arguments(CodeSchema())
     @blp.response(200, UserSchema)
-    @document_errors(400, 413, 422, 429,
+    @document_errors(400, 413, 415, 422, 429,
                      e422="this link has expired (links are good for 48 hours): ask for a new "
                           "one: `iridescia confirm --resend`")
     def post(self, data: dict):
@@ -83,7 +88,8 @@ class Verify(MethodView):
 class Recover(MethodView):
     @blp.arguments(RecoverSchema())
     @blp.response(202, AcceptedSchema)
-    @document_errors(400, 413, 422, 429)
+    @document_errors(400, 413, 415, 422, 429,
+                     e422="invalid request: email: Not a valid email address.")
     def post(self, data: dict):
         """Lost your token? If the address has an account, it is mailed a link to a new one
         (the answer is the same either way)."""
@@ -100,8 +106,8 @@ class Recover(MethodView):
 @blp.route("/recover/confirm")
 class RecoverConfirm(MethodView):
     @blp.arguments(CodeSchema())
-    @blp.response(201, NewUserSchema)
-    @document_errors(400, 413, 422, 429,
+    @blp.response(201, NewUserSchema, headers=LOCATION_HEADER)
+    @document_errors(400, 413, 415, 422, 429,
                      e422="this link was used already (or the token changed since it was "
                           "sent): ask for a new one with `iridescia recover --email ADDRESS`")
     def post(self, data: dict):
@@ -111,8 +117,8 @@ class RecoverConfirm(MethodView):
         user, token = verification.recover(session, data["code"], utcnow())
         session.commit()
         authenticated(user.token_hash, user.id)
-        return {"id": user.id, "name": user.name, "email": user.email, "token": token,
-                "verified": True, "message": "a new token: keep it secret"}
+        return ({"id": user.id, "name": user.name, "email": user.email, "token": token,
+                 "verified": True, "message": "a new token: keep it secret"}, {"Location": ME})
 
 
 @blp.route("/me")
@@ -145,7 +151,7 @@ class Verification(MethodView):
 
 @blp.route("/me/token")
 class Token(MethodView):
-    @blp.response(201, TokenSchema)
+    @blp.response(201, TokenSchema, headers=LOCATION_HEADER)
     @blp.doc(security=SECURITY_REQUIRED)
     @document_errors(401, 429)
     def post(self):
@@ -158,7 +164,7 @@ class Token(MethodView):
         session.add(user)
         session.commit()
         authenticated(user.token_hash, user.id)
-        return {"token": token}
+        return {"token": token}, {"Location": ME}
 
 
 @blp.route("/me/preferences")
@@ -166,7 +172,8 @@ class Preferences(MethodView):
     @blp.arguments(PreferencesSchema())
     @blp.response(200, UserSchema)
     @blp.doc(security=SECURITY_REQUIRED)
-    @document_errors(400, 401, 413, 422, 429)
+    @document_errors(400, 401, 413, 415, 422, 429,
+                     e422="invalid request: email: Must be one of: every_turn, reminders, none.")
     def patch(self, data: dict):
         """Set your preferences: notifications, and whether you choose your own removal turns."""
         user = require_user()

@@ -12,6 +12,7 @@ from server.games.legality import offered
 from server.models import Event, Game, User, utcnow
 from server.web.commands import grouped
 from server.web.svg import board_svg
+from server.web.talk import talk_context
 
 RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
 RECENT_TURNS = 4
@@ -48,7 +49,8 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
 
     info, names = seat_names(session, game, user)
     context: dict[str, Any] = {"game": game, "info": info, "names": names, "seat": seat,
-                               "user": user, "svg": None, "choices": [], "at": None}
+                               "user": user, "svg": None, "choices": [], "at": None,
+                               "talk": talk_context(session, game, user)}
     if game.version == 0:
         return context
     now = game.version

@@ -227,3 +227,26 @@ def play(game_id: str):
         session.rollback()
         fail(422, f"{error}: choose again from the game page")
     return redirect(url_for("pages.game_page", game_id=game.id), 303)
+
+
+@blp.post("/games/<game_id>/messages")
+def post_message(game_id: str):
+    """Say something from the page's form (the API's rules: server/messages/service.py)."""
+    from server.messages import service as messages
+
+    session = db_session()
+    user = _page_user()
+    if user is None:
+        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
+                  "home page")
+    game, seat = lobby.visible_game(session, game_id, user)
+    try:
+        messages.post(session, game, user, seat is not None, request.form.get("text") or "",
+                      utcnow(), messages.Limits.of(current_app.config),
+                      channel=request.form.get("channel") or None)
+    except messages.MessageRefused as error:
+        session.rollback()
+        fail(error.status, f"{error.message} (your message was not posted: go back to keep "
+                           "its text)")
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id) + "#talk", 303)

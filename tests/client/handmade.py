@@ -88,10 +88,10 @@ def solo_mid_game() -> dict:
         "board": board,
         "market": market(),
         "players": [
-            player(0, "rhom", "rhom", "4d", coins=0, points=11, tiles=["a", "b", "c"],
+            player(0, "rhom", "rhom", "4d", coins=0, points=11, tiles=["desert_amethyst_1", "canyon_rainbow", "desert_sapphire_2"],
                    hold={"amethyst": 2, "citrine": 0, "emerald": 1, "sapphire": 3},
                    relics=["citrine_amulet"], objectives_held=0),
-            player(1, "human", "u1", "3c", coins=3, points=4, stone_dice=1, tiles=["d", "e"],
+            player(1, "human", "u1", "3c", coins=3, points=4, stone_dice=1, tiles=["desert_emerald_1", "canyon_emerald_coins"],
                    hold={"amethyst": 1, "citrine": 2, "emerald": 3, "sapphire": 0},
                    items=["dazzling_dynamite", "marvelous_mine_cart"],
                    objectives=["glimmering_gold", "master_miner"]),
@@ -101,6 +101,13 @@ def solo_mid_game() -> dict:
         "rhom": {"seat": 0, "next_weathervane": "left", "deck": 11, "last_card": 7},
         "outcome": None,
     }
+
+
+# Nine tiles of a victory pile: 4 amethyst, 2 citrine, 1 sapphire, the Desert rainbow and the
+# Iridia Stone (wild).
+TILE_PILE = ["desert_amethyst_1", "desert_amethyst_2", "canyon_amethyst_points", "desert_rainbow",
+             "desert_citrine_1", "forest_citrine_coins", "castle_sapphire", "ruins_amethyst_coins",
+             "castle_iridia_stone"]
 
 
 def finished_three_players() -> dict:
@@ -114,7 +121,7 @@ def finished_three_players() -> dict:
     players = [
         player(seat, "human", f"u{seat + 1}", None, finished=True, points=points,
                royalty_token=token, objectives=seat_objectives[seat], objectives_held=1,
-               tiles=["t"] * tiles, iridia_stone=seat == 1)
+               tiles=TILE_PILE[:tiles], iridia_stone=seat == 1)
         for seat, points, token, tiles in ((0, 31, "throne", 9), (1, 40, "banner", 8),
                                            (2, 22, None, 8))
     ]

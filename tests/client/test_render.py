@@ -57,10 +57,22 @@ def test_the_picture_shows_what_the_issue_lists():
     assert "4d R   0" in canyon and "4e Ssd" in canyon
     assert "5c ##" in text and "5d ##" in text  # barricades
     assert "Roll: mine: dice 4 2, stone 5, needs 5 or more" in lines
-    assert "Objectives  Glimmering Gold (7p): the most coins at the end; a tie for most" in lines
-    assert "            Master Miner (7p): a relic of each category: jewelry, tech and lore" in lines
+    assert "Objectives  Glimmering Gold (7p): The most coins at the end of the game (a tie" in lines
+    assert "            Master Miner (7p): A restored relic of each category: Jewelry, Tech" in lines
     assert "Relics      Sapphire Spyglass (tech, 1C2S, 5p)," in lines
     assert "Rhom deck   11 cards, next weathervane left, last card 7" in lines
+
+
+def test_show_gives_my_items_texts_every_relics_category_and_tiles_per_gem():
+    """Card help in `show` (issue 21): the text of my items, the category of every restored
+    relic, each player's victory pile counted by gem (rainbow and Iridia Stone tiles wild)."""
+    lines = render_view(handmade.solo_mid_game(), handmade.SOLO_GAME, version=57).splitlines()
+    assert "Items       Dazzling Dynamite (3c): Change one die by up to +2 or -2: a die of" in lines
+    assert "            When: your turn, during the optional actions, before a mining roll." in lines
+    assert "  seat 0 relics Citrine Amulet (jewelry)" in lines
+    # The Rhom's pile: desert_amethyst_1, canyon_rainbow, desert_sapphire_2.
+    assert "  seat 0 tiles A1 C0 E0 S1 wild 1" in lines
+    assert "  seat 1 tiles A0 C0 E2 S0 wild 0" in lines
 
 
 def test_other_players_objectives_never_appear():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -75,9 +76,53 @@ def test_every_query_argument_a_view_reads_is_in_the_spec(client):
                     "parameters", []):
                 if argument["in"] != "query":
                     continue
-                path = rule.rule.replace("<", "{").replace(">", "}")
+                path = re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", rule.rule)
                 listed = {p["name"] for p in spec["paths"][path][method].get("parameters", [])
                           if p["in"] == "query"}
                 assert set(argument["schema"].fields) <= listed, (path, method, listed)
                 checked += 1
     assert checked >= 2  # the view's ?version= and the feed's ?after=&wait=
+
+
+def _examples(spec: dict) -> dict[tuple[str, str, str], str]:
+    """(method, path, status) -> the documented error example's message."""
+    found = {}
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            if method == "parameters":
+                continue
+            for status, answer in operation["responses"].items():
+                example = answer.get("content", {}).get("application/json", {}).get("example")
+                if status >= "400" and example:
+                    found[(method, path, status)] = example["message"]
+    return found
+
+
+def test_each_operation_shows_its_own_error_examples():
+    """An operation-specific error example belongs to its operation: "you already sold gems
+    this turn" is the 422 of the command post only, POST /users' 422 is about its body."""
+    examples = _examples(spec_yaml_as_dict())
+    gems = [key for key, message in examples.items() if "sold gems" in message]
+    assert gems == [("post", "/api/v1/games/{game_id}/commands", "422")]
+    assert "email" in examples[("post", "/api/v1/users", "422")]
+    assert "code" in examples[("post", "/api/v1/games/join", "422")]
+    assert "page_size" in examples[("get", "/api/v1/games", "422")]
+    assert "wait" in examples[("get", "/api/v1/games/{game_id}/events", "422")]
+    assert examples[("post", "/api/v1/games/{game_id}/start", "403")].startswith(
+        "you do not play in game")
+    assert "If-Match" in examples[("post", "/api/v1/games/{game_id}/commands", "412")]
+    assert "expected_version" in examples[("post", "/api/v1/games/{game_id}/commands", "428")]
+
+
+def test_an_operation_specific_status_needs_its_own_example():
+    import pytest
+
+    from server.docs import document_errors
+
+    with pytest.raises(ValueError, match="example message of this operation for 409"):
+        document_errors(401, 409)
+    document_errors(401, 409, e409="game k3x9q2ab has already started")  # accepted
+
+
+def spec_yaml_as_dict() -> dict:
+    return yaml.safe_load(spec_yaml())

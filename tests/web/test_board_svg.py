@@ -114,7 +114,7 @@ def test_a_seats_picture_names_no_other_seats_objective_and_no_face_down_tile(mo
             assert "face down" in group and display_name(tile_id) not in group
     # Its own objectives are there, with their text.
     for objective in state.players[1].objectives:
-        assert f"Objective: {display_name(objective)}: " in svg
+        assert f"Objective: {display_name(objective)} (" in svg
     assert TILES  # the tile table the ids come from
 
 

@@ -216,3 +216,20 @@ def test_docs_load_with_the_network_off_and_list_the_operations(site):
         assert loaded and all(name.startswith(url) for name in loaded), loaded
     finally:
         driver.quit()
+
+
+def test_table_talk_is_typed_posted_and_shown_as_text(table, browser):
+    """Issue 21: a message typed into the page's form shows on the page as its text (a script
+    in it is text, never run), with the writer's name escaped as well."""
+    app, url, api, ada, bob, game = table
+    _sign_in(browser, app, url, bob)
+    browser.get(f"{url}/games/{game['id']}")
+    box = browser.find_element(By.CSS_SELECTOR, "form.say textarea[name=text]")
+    box.send_keys("<script>document.title='pwned'</script> good luck")
+    click(browser, browser.find_element(By.CSS_SELECTOR, "form.say button"))
+    assert browser.current_url.endswith(f"/games/{game['id']}#talk")
+    [message] = browser.find_elements(By.CSS_SELECTOR, "#talk li.message")
+    assert message.find_element(By.CSS_SELECTOR, ".author").text == "Bob <b>"
+    assert message.find_element(By.CSS_SELECTOR, ".text").text == (
+        "<script>document.title='pwned'</script> good luck")
+    assert browser.title != "pwned"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from engine.data import GEMS, ITEMS, RELICS, ROYALTY_POINTS, TILES
+from engine.wording import item_text, objective_text
 
 from .markup import element, escape, group, text
 from .symbols import (
@@ -14,7 +15,6 @@ from .symbols import (
     gems_needed,
     hold_words,
     name_of,
-    objective_text,
     player_colour,
 )
 
@@ -114,7 +114,8 @@ def _tiles_per_gem(tile_ids: list[str]) -> str:
     return " ".join(f"{counts[k]}{k}" for k in order if k in counts) or "none"
 
 
-def _player(column: Column, player: dict, names: dict[int, str], viewer: int | None) -> None:
+def _player(column: Column, player: dict, names: dict[int, str], viewer: int | None,
+            view_version: str | None = None) -> None:
     seat = player["seat"]
     name = names.get(seat, f"seat {seat}")
     mine = seat == viewer
@@ -130,20 +131,26 @@ def _player(column: Column, player: dict, names: dict[int, str], viewer: int | N
     column.line(f"{player['coins']} coins, {player['points']} points, hold "
                 f"{hold_words(player['hold'])}, stone dice {player['stone_dice']}", indent=16)
     column.line(f"Tiles: {_tiles_per_gem(player['tiles'])}", indent=16)
-    relics = [name_of(r) for r in player["relics"]]
+    relics = [f"{name_of(r)} ({RELICS[r].category})" for r in player["relics"]]
     if player["reserved_relics"]:
         relics += [f"{name_of(r)} (reserved)" for r in player["reserved_relics"]]
     column.line(f"Relics: {', '.join(relics) or 'none'}", indent=16)
     token = name_of(player["royalty_token"]) if player["royalty_token"] else "none"
     stone = ", the Iridia Stone" if player["iridia_stone"] else ""
     column.line(f"Royalty token: {token}{stone}", indent=16)
-    if mine or player["items"]:
-        items = ", ".join(name_of(i) for i in player["items"]) or "none"
-        column.line(f"Items: {items}", indent=16)
+    if mine:
+        # My own items with what they do and when (engine/card_text.py); others' by name.
+        for item_id in player["items"]:
+            column.line(f"Item: {item_text(item_id, view_version)}", indent=16, class_="item-text")
+        if not player["items"]:
+            column.line("Items: none", indent=16)
+    elif player["items"]:
+        column.line(f"Items: {', '.join(name_of(i) for i in player['items'])}", indent=16)
     objectives = player.get("objectives")
     if objectives is not None:
         for objective in objectives:
-            column.line(f"Objective: {objective_text(objective)}", indent=16, class_="objective")
+            column.line(f"Objective: {objective_text(objective, view_version)}", indent=16,
+                        class_="objective")
     elif player["kind"] != "rhom":
         column.line(f"Objectives: {player['objectives_held']} secret", indent=16)
     border = element("rect", x=column.x - 6, y=top, width=PANEL_WIDTH, height=column.y - top + 4,
@@ -167,5 +174,5 @@ def draw_panels(view: dict, names: dict[int, str], x: float, y: float) -> tuple[
     viewer = view["viewer"]
     players = sorted(view["players"], key=lambda p: (p["seat"] != viewer, p["seat"]))
     for player in players:
-        _player(column, player, names, viewer)
+        _player(column, player, names, viewer, view.get("rules_version"))
     return group(column.parts, class_="panels"), column.y

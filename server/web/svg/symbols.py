@@ -3,7 +3,7 @@ apart without colour (for colour-blind players and for text search)."""
 
 from __future__ import annotations
 
-from engine.data import OBJECTIVES, display_name
+from engine.data import display_name
 
 from .markup import element, points, text
 
@@ -61,24 +61,6 @@ def gems_needed(requirement: dict[str, int]) -> str:
 def hold_words(hold: dict[str, int]) -> str:
     words = [f"{n}{GEM_LETTERS[g]}" for g, n in sorted(hold.items()) if n]
     return " ".join(words) if words else "empty"
-
-
-_OBJECTIVE_TEXT = {
-    "most_coins": "most coins",
-    "most_tiles": "most {param} tiles",
-    "relic_each_lead_gem": "a relic of each lead gem",
-    "most_lead_gem_relics": "most {param}-led relics",
-    "relic_count": "{param} or more relics",
-    "most_category": "most {param} relics",
-    "relic_each_category": "a relic of each category",
-}
-
-
-def objective_text(objective_id: str) -> str:
-    """"Glimmering Gold: 7 pts at the end for most coins"."""
-    objective = OBJECTIVES[objective_id]
-    goal = _OBJECTIVE_TEXT[objective.kind].format(param=objective.param)
-    return f"{objective.name}: {objective.points} pts at the end for {goal}"
 
 
 def name_of(component_id: str) -> str:
