@@ -28,12 +28,14 @@ from .commands import (
     RhomTurn,
     RollMarket,
     Sell,
+    Undo,
 )
 from .data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
 from .errors import RuleError
 from .rules import has_room, pending, reachable, relocation_targets, removable_hexes, revealable
 from .setup import RULES_VERSION
 from .state import State, Turn
+from .undo import undo_refusal
 
 __all__ = ["RULES_VERSION", "canonical_command", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
 
@@ -98,9 +100,16 @@ def _accepted(state: State, command: Command) -> bool:
 
 
 def legal_commands(state: State | None, seat: int) -> list[Command]:
-    """Every command `decide` accepts from `seat` now, and no other."""
+    """Every command `decide` accepts from `seat` now, and no other (an undo last)."""
     if current_player(state) != seat:
         return []
+    commands = _legal(state, seat)
+    if undo_refusal(state, seat) is None:
+        commands.append(Undo(seat))
+    return commands
+
+
+def _legal(state: State, seat: int) -> list[Command]:
     t = state.turn
     if t.kind == "rhom":
         return [RhomTurn(seat)]
@@ -135,7 +144,7 @@ def legal_commands_by_probing(state: State | None, seat: int) -> list[Command]:
     """The slow oracle: every candidate that `decide` accepts (tests compare it with legal_commands)."""
     if current_player(state) != seat or state.turn.kind != "turn":
         return legal_commands(state, seat)
-    candidates = _candidates(state, seat)
+    candidates = _candidates(state, seat) + [Undo(seat)]
     if state.turn.roll is not None and state.turn.roll.kind == "mine":
         acc = Acc(state)
         resolve_roll(acc, seat, None)

@@ -146,6 +146,14 @@ class EndTurn(Command):
 
 
 @dataclass(frozen=True)
+class Undo(Command):
+    """Take back your own steps of this turn since the last one that revealed something or drew
+    chance (engine/undo.py); not a rule of the game, so every rules version has it."""
+
+    type = "undo"
+
+
+@dataclass(frozen=True)
 class RemoveTile(Command):
     hex: str
     type = "remove_tile"
@@ -161,6 +169,7 @@ COMMAND_TYPES: dict[str, type[Command]] = {
     for c in (
         StartGame, Reveal, Move, Relocate, ChooseGem, GiveGem, DiscardObjective, Mine, KeepRoll,
         ModifyDie, Reroll, RollMarket, Buy, Sell, PlayItem, Restore, EndTurn, RemoveTile, RhomTurn,
+        Undo,
     )
 }
 
@@ -242,6 +251,7 @@ _SPECS: dict[str, dict[str, tuple]] = {
     "end_turn": {},
     "remove_tile": {"hex": (_hex, True)},
     "rhom_turn": {},
+    "undo": {},
 }
 _PLAY_ITEM_PARSERS = {
     "give": _list(_gem, 2, 2),

@@ -27,6 +27,7 @@ from .commands import (
     RollMarket,
     Sell,
     StartGame,
+    Undo,
 )
 from .errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
 from .events import Event
@@ -34,6 +35,7 @@ from .rhom import rhom_turn
 from .rules import pending
 from .setup import start_game
 from .state import State
+from .undo import undo
 
 _TURN_HANDLERS = {
     Reveal: turn.reveal,
@@ -74,6 +76,8 @@ def decide(state: State | None, command: Command, rng: random.Random) -> list[Ev
         raise InvalidCommand(f"seat {command.seat!r} is not at this table (seats 0 to {len(state.players) - 1})")
     if command.seat != t.seat:
         raise NotYourTurn(f"it is seat {t.seat}'s turn, not seat {command.seat}'s")
+    if isinstance(command, Undo):  # before the pending decisions: a step that led to one may go
+        return undo(state, command.seat)
     acc = Acc(state)
     if t.kind == "rhom":
         if not isinstance(command, RhomTurn):

@@ -376,6 +376,18 @@ class BarricadePlaced(Event):
 
 
 @dataclass(frozen=True)
+class StepsUndone(Event):
+    """`seat` took back its last `steps` steps of this turn: the `events` events before this one
+    are cancelled, and the state is again the one before them (engine/undo.py). The log keeps
+    them: this event is appended, as every other."""
+
+    seat: int
+    events: int
+    steps: int
+    type = "steps_undone"
+
+
+@dataclass(frozen=True)
 class GameEnded(Event):
     type = "game_ended"
 
@@ -391,6 +403,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         RelicDeckShuffled,
         TileCollected, MarketAdjusted, StoneDiceReturned, IridiaStoneTaken, RoyaltyTokenTaken,
         TileRemoved, RhomCardDrawn, RhomDeckReshuffled, RhomDieRolled, BarricadePlaced, GameEnded,
+        StepsUndone,
     )
 }
 

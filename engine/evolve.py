@@ -8,13 +8,22 @@ from . import events as ev
 from .data import RELICS, STONE_DICE, TILES
 from .options import Options
 from .state import Player, Roll, State, Turn
+from .undo import track
 from .versions import rules_for
 
 
 def evolve(state: State | None, event: ev.Event) -> State:
     """The state after `event`; `state` is None only before game_started."""
     rule = _RULES.get(event.__class__) or _rule_for(event.__class__)
-    return rule(event, state)
+    after = rule(event, state)
+    t = after.turn
+    if t is not None and t.kind == "turn" and event.__class__ not in _UNTRACKED:
+        return track(state, event, after)
+    return after
+
+
+# Events the undo bookkeeping leaves alone: a new turn starts with none, an undo restores it.
+_UNTRACKED = frozenset({ev.TurnStarted, ev.StepsUndone, ev.GameStarted})
 
 
 _RULES: dict[type, object] = {}  # singledispatch's choice per event class, looked up once
@@ -34,7 +43,11 @@ def replay(events, state: State | None = None) -> State:
     # evolve() inlined: the call is a fifth of a replay's time.
     for e in events:
         rule = _RULES.get(e.__class__) or _rule_for(e.__class__)
-        state = rule(e, state)
+        after = rule(e, state)
+        t = after.turn
+        if t is not None and t.kind == "turn" and e.__class__ not in _UNTRACKED:
+            after = track(state, e, after)
+        state = after
     return state  # type: ignore[return-value]
 
 
@@ -74,6 +87,7 @@ def _(e: ev.GameStarted, state: None) -> State:
 def _(e: ev.TurnStarted, state: State) -> State:
     s = state.copy()
     s.turn = Turn(seat=e.seat, kind=e.kind, number=e.number, extra=e.extra)
+    s.undo_events = 0  # nothing to take back in a new turn
     return s
 
 
@@ -489,6 +503,15 @@ def _(e: ev.BarricadePlaced, state: State) -> State:
     s.barricades = s.barricades | {e.hex}
     s.barricades_left -= 1
     return s
+
+
+@_apply.register
+def _(e: ev.StepsUndone, state: State) -> State:
+    base = state.turn.undo_base if state.turn is not None else None
+    if base is None or state.undo_events != e.events:
+        raise ValueError(f"steps_undone of {e.events} events, but {state.undo_events} may be "
+                         "undone here")
+    return base
 
 
 @_apply.register

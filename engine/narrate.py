@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from .data import RELICS, RHOM_CARDS, TILES
 from .events import Event, event_to_dict
+from .score_text import score_lines
 from .wording import and_list as _and
 from .wording import clean
 from .wording import coins as _coins
@@ -47,6 +48,14 @@ class _Sentence:
     clauses: list[str] = field(default_factory=list)
     gains: list[str] = field(default_factory=list)
     after: list[str] = field(default_factory=list)
+    closed: bool = False  # nothing joins it (an undo: what follows is a new start)
+
+    def phrase(self) -> str:
+        """The sentence without its subject, in lower case: "moved to 1b (an emerald)"."""
+        text = " and ".join(self.clauses) or "got"
+        if self.gains:
+            text += f" ({_and(self.gains)})"
+        return "; ".join([text, *self.after]) if self.clauses or self.gains else "; ".join(self.after)
 
     def text(self, who: str) -> str:
         body = " and ".join(self.clauses)
@@ -82,7 +91,8 @@ class _Narrator:
 
     def act(self, seat: int | None, clause: str, joins: bool = False) -> None:
         last = self.sentences[-1] if self.sentences else None
-        if joins and last is not None and last.seat == seat and not last.gains and not last.after:
+        if (joins and last is not None and last.seat == seat and not last.gains and not last.after
+                and not last.closed):
             last.clauses.append(clause)
         else:
             self.sentences.append(_Sentence(seat, [clause]))
@@ -308,6 +318,19 @@ class _Narrator:
     def on_game_ended(self, e):
         self.then("the game ended")
 
+    def undone(self, e: dict, cancelled: list[dict] | None) -> None:
+        """An undo, told with the steps it took back when `cancelled` holds them all (the
+        events given may begin after them)."""
+        steps = _count(e["steps"], "step", "steps")
+        told = ""
+        if cancelled is not None:
+            inner = _Narrator(self.names, self.seat)
+            for event in cancelled:
+                inner.feed(event)
+            told = "; ".join(s.phrase() for s in inner.sentences if s.clauses or s.gains or s.after)
+        self.sentences.append(_Sentence(e["seat"], [f"took back {steps}" + (f": {told}" if told else "")],
+                                        closed=True))
+
 
 def _visible(event: dict, seat: int | None) -> dict:
     """The event as `seat` may see it. Events the API serves are redacted already (decks are
@@ -331,11 +354,27 @@ def narrate(events: Iterable[Event | Mapping], names: Mapping[int, str],
     `events` are engine events or their JSON form (as the API serves them, already redacted or
     not); `names` are the players' names by seat (a missing one is "seat N")."""
     narrator = _Narrator(names, seat)
-    for event in events:
-        data = event_to_dict(event) if isinstance(event, Event) else dict(event)
-        narrator.feed(_visible(data, seat))
+    told = [_visible(event_to_dict(e) if isinstance(e, Event) else dict(e), seat) for e in events]
+    cancelled = _cancelled(told)
+    for i, data in enumerate(told):
+        if i in cancelled:
+            continue  # told with the undo that cancelled it
+        if data.get("type") == "steps_undone":
+            first = i - data.get("events", 0)
+            narrator.undone(data, told[first:i] if first >= 0 else None)
+        else:
+            narrator.feed(data)
     narrator.flush()
     return narrator.stories
+
+
+def _cancelled(events: list[dict]) -> set[int]:
+    """The positions of the events an undo among `events` cancelled: the `events` before it."""
+    out: set[int] = set()
+    for i, data in enumerate(events):
+        if data.get("type") == "steps_undone" and isinstance(data.get("events"), int):
+            out.update(range(max(0, i - data["events"]), i))
+    return out
 
 
 def narrate_lines(events, names, seat=None, indent: str = "  ") -> list[str]:
@@ -349,26 +388,3 @@ def narrate_lines(events, names, seat=None, indent: str = "  ") -> list[str]:
 
 def narrate_text(events, names, seat=None) -> str:
     return "\n".join(narrate_lines(events, names, seat))
-
-
-def score_lines(outcome: Mapping, names: Mapping[int, str]) -> list[str]:
-    """Every seat's final score and where it came from, best first (outcome().to_dict())."""
-    shown = {k: clean(v) for k, v in names.items()}
-    seats = sorted(outcome.get("seats") or [], key=lambda s: (s.get("rank", 99), s["seat"]))
-    lines = []
-    for entry in seats:
-        name = shown.get(entry["seat"], f"seat {entry['seat']}")
-        parts = [f"{entry.get('in_game', 0)} during the game"]
-        for key, label in (("tile_sets", "tile sets"), ("relic_sets", "relic sets"),
-                           ("objective", "objective"), ("gems", "gems left")):
-            if entry.get(key):
-                parts.append(f"{entry[key]} {label}")
-        objective = (entry.get("detail") or {}).get("objective") or {}
-        if objective.get("id"):
-            met = "met" if objective.get("met") else "not met"
-            parts.append(f"objective {_name(objective['id'])} {met}")
-        winner = " (winner)" if entry["seat"] in (outcome.get("winners") or []) else ""
-        lines.append(f"{entry.get('rank', '?')}. {name}{winner}: {entry['total']} points "
-                     f"({', '.join(parts)})")
-    return lines
-

@@ -38,6 +38,7 @@ from .commands import (
     Reveal,
     RollMarket,
     Sell,
+    Undo,
 )
 from .data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
 
@@ -66,6 +67,7 @@ USAGE: dict[str, str] = {
     "restore": "restore RELIC",
     "end": "end",
     "remove": "remove HEX",
+    "undo": "undo",
 }
 WORDS: tuple[str, ...] = tuple(USAGE)
 _DICE_ITEMS = ("jolty_jackhammer", "dazzling_dynamite")
@@ -382,6 +384,7 @@ _PARSERS = {
         seat, _component(w, _joined(w, "a relic"), RELICS, "a relic")),
     "end": _nothing(EndTurn),
     "remove": lambda w, seat, me: RemoveTile(seat, _hex(w, _one(w, "hex"))),
+    "undo": _nothing(Undo),
 }
 
 
@@ -426,6 +429,7 @@ _FORMATTERS = {
     Restore: lambda c: ["restore", c.relic],
     EndTurn: lambda c: ["end"],
     RemoveTile: lambda c: ["remove", c.hex],
+    Undo: lambda c: ["undo"],
 }
 
 # The same functions under names that do not shadow the built-in `format` where imported.

@@ -51,7 +51,8 @@ def command_type(command) -> str:
 
 
 def _commands(state, seat) -> list:
-    commands = engine.legal_commands(state, seat)
+    # A bot never undoes: it would only go round in circles (its choices are its own to keep).
+    commands = [c for c in engine.legal_commands(state, seat) if c.type != "undo"]
     if not commands:
         raise ValueError(f"seat {seat} has nothing to decide now")
     return commands
@@ -522,7 +523,9 @@ CHOICES = {"random": random_choice, "greedy": greedy_choice, "cautious": cautiou
 
 def choose(name, view, commands, rng):
     """The command policy `name` ("random", "greedy", "cautious") picks from a seat's `view` and
-    legal `commands`: what a client that sees only the server's answers can run."""
+    legal `commands`: what a client that sees only the server's answers can run. A bot never
+    undoes: that would only go round in circles."""
+    commands = [c for c in commands if c.type != "undo"]
     if not commands:
         raise ValueError(f"seat {view['viewer']} has nothing to decide now")
     return CHOICES[name](view, commands, rng)

@@ -75,6 +75,12 @@ class Turn:
     pickaxe: str | None = None
     elixir: bool = False  # an Epic Elixir was played: another turn follows
     roll: Roll | None = None
+    # Undo within the turn (engine/undo.py): the state before the first step that may be taken
+    # back (None: nothing may be), how many steps lie after it (the events: State.undo_events),
+    # and what stopped an earlier undo (the reason a refused undo gives).
+    undo_base: State | None = None
+    undo_steps: int = 0
+    undo_sealed_by: str | None = None
 
     @property
     def at_start(self) -> bool:
@@ -105,6 +111,8 @@ class State:
     barricades_left: int = 0
     turn: Turn | None = None
     over: bool = False
+    # How many events follow turn.undo_base (meaningful while it is set; engine/undo.py).
+    undo_events: int = 0
 
     def copy(self) -> State:
         new = object.__new__(self.__class__)  # _shallow, inlined: every event copies the state
@@ -167,6 +175,8 @@ def _tuple(v):
 def _from(cls, d: dict, converters: dict):
     kwargs = {}
     for f in fields(cls):
+        if f.name not in d:  # a snapshot stored before the field existed: its default
+            continue
         v = d[f.name]
         conv = converters.get(f.name)
         kwargs[f.name] = conv(v) if conv is not None and v is not None else v
@@ -182,7 +192,8 @@ def _roll(d):
 
 
 def _turn(d):
-    return _from(Turn, d, {"revealed": _tuple, "relocations": _tuple, "roll": _roll})
+    return _from(Turn, d, {"revealed": _tuple, "relocations": _tuple, "roll": _roll,
+                           "undo_base": state_from_dict})
 
 
 def state_from_dict(d: dict) -> State:

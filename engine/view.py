@@ -117,6 +117,8 @@ def view(state: State, seat: int | None) -> dict:
             "mine_cart": t.mine_cart,
             "pickaxe": t.pickaxe,
             "elixir": t.elixir,
+            # How many steps an undo would take back now (engine/undo.py); 0: none.
+            "undo_steps": t.undo_steps,
         },
         "board": _board(state),
         "market": {

@@ -341,6 +341,16 @@ def remove(app, game, expect_version, dry_run, hex_):
     submit(app, game, {"type": "remove_tile", "hex": hex_}, expect_version, dry_run)
 
 
+@click.command()
+@action_options
+@pass_app
+@example("iridescia undo g7Kq2")
+def undo(app, game, expect_version, dry_run):
+    """Take back your steps of this turn since the last one that revealed something or drew
+    chance (a reveal, a roll, a drawn card, a shuffle, a gem given to another player)."""
+    submit(app, game, {"type": "undo"}, expect_version, dry_run)
+
+
 def notation_line(command: dict) -> str | None:
     """The notation line of a command as the API lists it (None for what nobody types)."""
     from engine import command_from_dict, notation
@@ -362,4 +372,4 @@ def to_argv(command: dict, game_id: str) -> list[str] | None:
 
 
 COMMANDS = [reveal, move, relocate, choose, give, discard_objective, mine, keep, reroll, modify,
-            roll_market, buy, sell, play, restore, end, remove]
+            roll_market, buy, sell, play, restore, end, remove, undo]

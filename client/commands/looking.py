@@ -78,6 +78,9 @@ def legal(app: App, game: str, as_json: bool) -> None:
     lines = list(dict.fromkeys(filter(None, (notation_line(c) for c in commands))))
     for line in lines:
         click.echo(line)
+    steps = data.get("undo_steps") or 0
+    if steps:
+        click.echo(f"(undo takes back {steps} step{'' if steps == 1 else 's'} of this turn)")
     if lines:
         example_line = "iridescia " + shlex.join(cli_argv(lines[-1], game))
         click.echo(f"To play one here, put the game after its first word: {example_line}")

@@ -33,6 +33,7 @@ def choose(name: str, view: dict, commands: list, rng):
     """The command policy `name` picks from a seat's `view` and legal `commands`."""
     if name not in CHOICES:
         raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(sorted(CHOICES))}")
+    commands = [c for c in commands if c.type != "undo"]  # a bot never undoes
     if not commands:
         raise ValueError(f"seat {view['viewer']} has nothing to decide now")
     return CHOICES[name](view, commands, rng)

@@ -193,5 +193,7 @@ def _turn(view: dict) -> Turn | None:
         mine_cart=t.get("mine_cart", False),
         pickaxe=t.get("pickaxe"),
         elixir=t.get("elixir", False),
+        # The count only: a sample has no past to go back to (and a bot never undoes).
+        undo_steps=t.get("undo_steps", 0),
         roll=Roll(roll["kind"], tuple(roll["dice"]), tuple(roll["stone"])) if roll else None,
     )

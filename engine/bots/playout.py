@@ -196,6 +196,7 @@ def play_out(state: State, rng: random.Random, max_commands: int = MAX_PLAYOUT_C
         command = policies.automatic_command(state)
         if command is None:
             seat = current_player(state)
-            command = playout_choice(state, seat, legal_commands(state, seat), rng)
+            legal = [c for c in legal_commands(state, seat) if c.type != "undo"]  # never undo
+            command = playout_choice(state, seat, legal, rng)
         state = apply(state, command, rng)
     return state

@@ -29,12 +29,16 @@ def offered(game: Any, state: Any, seat: int | None, now: datetime) -> tuple[lis
 
 
 def legal_now(game: Any, state: Any, seat: int | None, now: datetime) -> dict[str, Any]:
-    """{"commands": [...], "server_decides_at": ISO time | None}: `offered` as JSON."""
+    """{"commands": [...], "server_decides_at": ISO time | None, "undo_steps": N}: `offered` as
+    JSON, with how many steps the listed undo takes back (0 when none is listed)."""
     import engine
+    from engine.undo import undo_steps
 
     commands, decides_at = offered(game, state, seat, now)
-    return {"commands": [engine.command_to_dict(c) for c in commands],
-            "server_decides_at": None if decides_at is None else decides_at.isoformat()}
+    listed = [engine.command_to_dict(c) for c in commands]
+    return {"commands": listed,
+            "server_decides_at": None if decides_at is None else decides_at.isoformat(),
+            "undo_steps": undo_steps(state) if {"type": "undo", "seat": seat} in listed else 0}
 
 
 def notes(command: dict, events: list[dict]) -> list[str]:

@@ -475,7 +475,8 @@ def _answer(game: GameRow, applied: service.Applied, seat: int, command: dict,
     events = [_redacted(row, seat) for row in applied.rows]
     return {"version": game.version, "events": events,
             "notes": notes({**command, "seat": seat}, events),
-            "legal": legal["commands"], "server_decides_at": legal["server_decides_at"]}
+            "legal": legal["commands"], "server_decides_at": legal["server_decides_at"],
+            "undo_steps": legal["undo_steps"]}
 
 
 def _redacted(row: dict | Event, seat: int | None) -> dict:

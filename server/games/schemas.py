@@ -266,6 +266,10 @@ SERVER_DECIDES_AT = ("When the server plays your pending decision itself if you 
                      "the server is about to play is not listed.")
 
 
+UNDO_STEPS = ("How many of your steps of this turn the listed `undo` command takes "
+              "back (docs/undo.md); 0 when no undo is listed.")
+
+
 class CommandResultSchema(ma.Schema):
     version = fields.Integer(required=True)
     events = fields.List(Typed("Event"), required=True)
@@ -279,6 +283,7 @@ class CommandResultSchema(ma.Schema):
         "description": "Your legal commands at `version`, as GET /games/{id}/legal lists them: "
                        "play the next one without reading them again. Empty when the decision "
                        "is no longer yours (or the game is over)."})
+    undo_steps = fields.Integer(metadata={"description": UNDO_STEPS})
 
 
 class FeedSchema(ma.Schema):
@@ -333,6 +338,7 @@ class LegalSchema(ma.Schema):
     version = fields.Integer(required=True)
     seat = fields.Integer(required=True, allow_none=True)
     commands = fields.List(Typed("Command"), required=True)
+    undo_steps = fields.Integer(required=True, metadata={"description": UNDO_STEPS})
     # Kept as text, like an event's `at`: stored idempotent responses hold it already formatted.
     server_decides_at = fields.String(required=True, allow_none=True, metadata={
         "format": "date-time", "description": SERVER_DECIDES_AT})

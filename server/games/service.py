@@ -190,7 +190,8 @@ def apply_command(
             session.flush()  # the notifications read the seats the start decided
             game.rules_version = rules_version
         game.version = new_version
-        _set_turn_columns(game, state_after, now)
+        # An undo goes back within the turn: its clock (and so its deadline) goes on.
+        _set_turn_columns(game, state_after, now, same_turn=command_dict["type"] == "undo")
         # Queues the notices and derives the due times (the emails quote the deadline).
         queued = notifications.on_events_appended(session, game, state_before, state_after,
                                                   rows, actor, now)
@@ -247,7 +248,7 @@ def game_row_update(columns: tuple[str, ...]) -> Prepared:
     )
 
 
-def _set_turn_columns(game: Game, state_after: Any, now: datetime) -> None:
+def _set_turn_columns(game: Game, state_after: Any, now: datetime, same_turn: bool = False) -> None:
     import engine
 
     previous_turn = (game.status, game.current_seat, game.pending_kind)
@@ -258,8 +259,8 @@ def _set_turn_columns(game: Game, state_after: Any, now: datetime) -> None:
         game.status = "active"
         game.current_seat = engine.current_player(state_after)
         game.pending_kind = engine.pending_kind(state_after)
-    if (game.status, game.current_seat) != previous_turn[:2] or _is_new_turn(
-        previous_turn[2], game.pending_kind
+    if (game.status, game.current_seat) != previous_turn[:2] or (
+        not same_turn and _is_new_turn(previous_turn[2], game.pending_kind)
     ):
         game.turn_started_at = now
 

@@ -17,6 +17,7 @@ STEPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Items", frozenset({"play_item"})),
     ("Steps 5-6: collect your tile and end the turn", frozenset({"end_turn"})),
     ("Removal turn", frozenset({"remove_tile"})),
+    ("Undo", frozenset({"undo"})),
 )
 
 
@@ -26,9 +27,10 @@ class Choice:
     command: str  # its JSON, posted back as it is
 
 
-def grouped(commands: list, game_id: str) -> list[tuple[str, list[Choice]]]:
+def grouped(commands: list, game_id: str, undo_steps: int = 0) -> list[tuple[str, list[Choice]]]:
     """(step heading, choices) for engine commands, in the order of a turn; steps without a
-    choice are left out, and so are commands nobody types."""
+    choice are left out, and so are commands nobody types. The undo's heading says how many
+    steps it takes back (`undo_steps`, from the view)."""
     from engine import command_to_dict, notation
 
     groups: dict[str, list[Choice]] = {}
@@ -45,4 +47,10 @@ def grouped(commands: list, game_id: str) -> list[tuple[str, list[Choice]]]:
         groups.setdefault(step, []).append(
             Choice(line, json.dumps(as_dict, sort_keys=True, separators=(",", ":"))))
     order = [name for name, _ in STEPS] + ["Other"]
-    return [(name, groups[name]) for name in order if name in groups]
+    return [(_heading(name, undo_steps), groups[name]) for name in order if name in groups]
+
+
+def _heading(name: str, undo_steps: int) -> str:
+    if name != "Undo" or not undo_steps:
+        return name
+    return f"Undo: take back your last {undo_steps} step{'' if undo_steps == 1 else 's'}"

@@ -77,5 +77,5 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
     if not view["over"] and shown == now and seat is not None and game.status == "active":
         # As GET /legal offers them: never a removal the server is about to play.
         commands, _decides_at = offered(game, state, seat, utcnow())
-        context["choices"] = grouped(commands, game.id)
+        context["choices"] = grouped(commands, game.id, view["turn"]["undo_steps"])
     return context

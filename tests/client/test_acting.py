@@ -53,6 +53,7 @@ SAMPLES = [
     (["restore", "g1", "Sapphire Spyglass"], {"type": "restore", "relic": "sapphire_spyglass"}),
     (["end", "g1"], {"type": "end_turn"}),
     (["remove", "g1", "6b"], {"type": "remove_tile", "hex": "6b"}),
+    (["undo", "g1"], {"type": "undo"}),
 ]
 
 

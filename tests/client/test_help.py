@@ -32,7 +32,7 @@ def test_the_tree_has_every_command_the_issue_names():
         "register", "whoami", "games", "new", "invite", "join", "start", "leave", "prefs",
         "show", "legal", "reveal", "move", "relocate", "choose", "give", "mine", "keep", "reroll",
         "modify", "roll-market", "buy", "sell", "play", "restore", "end", "remove",
-        "discard-objective", "watch", "wait", "autoplay", "log", "replay", "verify", "simulate",
+        "undo", "discard-objective", "watch", "wait", "autoplay", "log", "replay", "verify", "simulate",
         "back",
     }
     assert wanted <= names, wanted - names

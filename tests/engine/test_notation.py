@@ -139,10 +139,10 @@ def test_the_view_fills_in_what_the_line_leaves_out():
 @pytest.mark.parametrize("line,message", [
     ("fly 4b", "'fly 4b': unknown command 'fly'; the commands are reveal, move, relocate, choose, "
                "give, discard-objective, mine, keep, reroll, modify, roll-market, buy, sell, play, "
-               "restore, end, remove"),
+               "restore, end, remove, undo"),
     ("", "'': an empty line; the commands are reveal, move, relocate, choose, give, "
          "discard-objective, mine, keep, reroll, modify, roll-market, buy, sell, play, restore, "
-         "end, remove"),
+         "end, remove, undo"),
     ("move", "'move': move takes one hex, got nothing (write: move HEX)"),
     ("move 4b 4c", "'move 4b 4c': move takes one hex, got 4b 4c (write: move HEX)"),
     ("move 1g", "'move 1g': hex 1g is off the board: row 1 runs from 1a to 1f (write: move HEX)"),

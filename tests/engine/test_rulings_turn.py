@@ -39,6 +39,7 @@ from engine.commands import (
     Reveal,
     RhomTurn,
     Sell,
+    Undo,
 )
 from engine.events import event_to_dict
 
@@ -125,7 +126,8 @@ def test_rulings_5_forest_discard_is_secret():
     s = apply(s, Move(seat, "5b"))
     assert pending_kind(s) == "discard_objective"
     mine = s.players[seat].objectives
-    assert legal_commands(s, seat) == [DiscardObjective(seat, o) for o in mine]
+    # (and the undo of the move: it revealed nothing)
+    assert legal_commands(s, seat) == [DiscardObjective(seat, o) for o in mine] + [Undo(seat)]
     events = decide(s, DiscardObjective(seat, mine[0]), ScriptedRng())
     s = apply(s, DiscardObjective(seat, mine[0]))
     assert s.players[seat].objectives == mine[1:]

@@ -38,7 +38,9 @@ def test_a_sampled_state_looks_exactly_like_the_real_one_to_the_seat(players, rh
         seen = engine.view(state, seat)
         sample = sample_state(seen, random.Random(len(layouts)))
         assert engine.view(sample, seat) == seen
-        assert engine.legal_commands(sample, seat) == engine.legal_commands(state, seat)
+        # Less the undo: it goes back to a past the sample does not have, and bots never undo.
+        assert engine.legal_commands(sample, seat) == [
+            c for c in engine.legal_commands(state, seat) if c.type != "undo"]
         hidden = tuple(sorted((h, t) for h, t in sample.board.items() if h not in sample.revealed))
         layouts.add((hidden, sample.item_deck, sample.relic_deck))
     # The hidden parts are dealt afresh: samples differ from each other.

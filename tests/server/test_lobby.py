@@ -167,7 +167,8 @@ def test_views_feed_and_export_of_an_open_game(client, ada):
     feed = client.get(f"/api/v1/games/{game['id']}/events", headers=ada.headers)
     assert feed.status_code == 200 and feed.json == {"version": 0, "events": []}
     legal = client.get(f"/api/v1/games/{game['id']}/legal", headers=ada.headers)
-    assert legal.json == {"version": 0, "seat": None, "commands": [], "server_decides_at": None}
+    assert legal.json == {"version": 0, "seat": None, "commands": [], "server_decides_at": None,
+                          "undo_steps": 0}
     assert_error(client.post(f"/api/v1/games/{game['id']}/commands",
                              json={"command": {"type": "end_turn"}, "expected_version": 0},
                              headers=ada.headers), 409, "not started")
