@@ -84,7 +84,9 @@ def components() -> dict[str, dict]:
         "extra_turn": BOOLEAN, "number": INTEGER, "tile_gem": nullable(GEM),
         "revealed": _array(HEX), "relocations": _array(HEX), "active_stone_dice": COUNT,
         "sold": BOOLEAN, "bought": BOOLEAN, "mine_cart": BOOLEAN, "pickaxe": nullable(HEX),
-        "elixir": BOOLEAN})
+        "elixir": BOOLEAN,
+        "undo_steps": {**COUNT, "description": "How many of this turn's steps an undo would "
+                                                "take back (0: none; docs/undo.md)"}})
     market = _closed({
         "gem_values": per_gem(INTEGER), "supply": per_gem(COUNT), "stone_dice": COUNT,
         "items": _array(ITEM), "item_deck": COUNT, "item_discard": COUNT,

@@ -48,7 +48,8 @@ def play_one(client, game_id: str, seats: dict[int, Player], rng: random.Random
     if not legal["commands"] and legal["server_decides_at"] is not None:
         return None
     assert legal["commands"], f"seat {legal['seat']} is to act but has no legal command"
-    command = rng.choice(legal["commands"])
+    # A random player never takes back (as the bots): undoing at random only makes games longer.
+    command = rng.choice([c for c in legal["commands"] if c["type"] != "undo"])
     response = client.post(f"/api/v1/games/{game_id}/commands",
                            json={"command": command, "expected_version": legal["version"]},
                            headers=player.headers)
