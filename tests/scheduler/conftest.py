@@ -28,7 +28,12 @@ def db_engine(db_url):
 
 
 @pytest.fixture
-def clock():
+def clock(request):
+    """A clock the test moves by hand. In a module marked ``clocked`` it starts now, and the app's
+    requests read the time from it as the scheduler does (time controls, vacations, pauses, the
+    mail players choose)."""
+    if request.node.get_closest_marker("clocked"):
+        return Clock(datetime.now(UTC).replace(microsecond=0))
     return Clock(datetime(2026, 3, 1, 12, 0, tzinfo=UTC))
 
 
@@ -52,18 +57,20 @@ def smtp_server():
 
 
 @pytest.fixture
-def app(db_url, tmp_path):
-    """The server app on the test database; mail without SMTP goes to tmp_path/outbox."""
+def app(request, db_url, tmp_path):
+    """The server app on the test database; mail without SMTP goes to tmp_path/outbox. In a
+    module marked ``clocked`` its requests read the time from the test's clock."""
     from server import create_app
 
-    return create_app(
-        {
-            "DATABASE_URL": db_url,
-            "OUTBOX_DIR": str(tmp_path / "outbox"),
-            "BASE_URL": "https://iridescia.test",
-            "TESTING": True,
-        }
-    )
+    settings = {
+        "DATABASE_URL": db_url,
+        "OUTBOX_DIR": str(tmp_path / "outbox"),
+        "BASE_URL": "https://iridescia.test",
+        "TESTING": True,
+    }
+    if request.node.get_closest_marker("clocked"):
+        settings["CLOCK"] = request.getfixturevalue("clock")
+    return create_app(settings)
 
 
 @pytest.fixture

@@ -14,31 +14,16 @@ from sqlmodel import select
 
 import engine
 from engine.data import display_name
-from server import create_app
 from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Outbox, User, utcnow
+from server.models import Outbox, User
 from server.notifications.choices import next_digest, quiet_until
 from server.scheduler.tick import Ticker
-from tests.scheduler.helpers import Clock, Table
 
 PARIS = ZoneInfo("Europe/Paris")
 
 
-@pytest.fixture
-def clock():
-    return Clock(utcnow().replace(microsecond=0))
-
-
-@pytest.fixture
-def app(db_url, tmp_path, clock):
-    return create_app({"DATABASE_URL": db_url, "OUTBOX_DIR": str(tmp_path / "outbox"),
-                       "BASE_URL": "https://iridescia.test", "TESTING": True, "CLOCK": clock})
-
-
-@pytest.fixture
-def table(app):
-    return Table(app)
+pytestmark = pytest.mark.clocked
 
 
 def _rows(app, to=None):

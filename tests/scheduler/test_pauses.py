@@ -7,26 +7,9 @@ from datetime import timedelta
 import pytest
 
 import engine
-from server import create_app
-from server.models import utcnow
 from server.scheduler.tick import Ticker
-from tests.scheduler.helpers import Clock, Table
 
-
-@pytest.fixture
-def clock():
-    return Clock(utcnow().replace(microsecond=0))
-
-
-@pytest.fixture
-def app(db_url, tmp_path, clock):
-    return create_app({"DATABASE_URL": db_url, "OUTBOX_DIR": str(tmp_path / "outbox"),
-                       "BASE_URL": "https://iridescia.test", "TESTING": True, "CLOCK": clock})
-
-
-@pytest.fixture
-def table(app):
-    return Table(app)
+pytestmark = pytest.mark.clocked
 
 
 def _post(table, player, path):

@@ -8,29 +8,13 @@ import pytest
 from sqlmodel import select
 
 import engine
-from server import create_app
 from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Outbox, utcnow
+from server.models import Outbox
 from server.scheduler.tick import Ticker
 from server.vacations.allowance import day_start, days_by_year
-from tests.scheduler.helpers import Clock, Table
 
-
-@pytest.fixture
-def clock():
-    return Clock(utcnow().replace(microsecond=0))
-
-
-@pytest.fixture
-def app(db_url, tmp_path, clock):
-    return create_app({"DATABASE_URL": db_url, "OUTBOX_DIR": str(tmp_path / "outbox"),
-                       "BASE_URL": "https://iridescia.test", "TESTING": True, "CLOCK": clock})
-
-
-@pytest.fixture
-def table(app):
-    return Table(app)
+pytestmark = pytest.mark.clocked
 
 
 def _mail(app, to=None):
