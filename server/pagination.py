@@ -9,6 +9,7 @@ import json
 from urllib.parse import urlencode
 
 from flask import request
+from flask_smorest.pagination import PaginationMetadataSchema
 
 LINK_HEADER = {"schema": {"type": "string"},
                "description": "RFC 8288 links to the first, prev, next and last pages, e.g. "
@@ -39,6 +40,15 @@ class LinkedPages:
 
     def _document_pagination_metadata(self, spec, resp_doc):  # noqa: ANN001, ANN202
         super()._document_pagination_metadata(spec, resp_doc)
+        # X-Pagination holds a JSON object. A header's `schema` is read in the "simple" style
+        # (comma-separated keys and values), which would split the JSON at its commas: `content`
+        # says it is JSON, as OpenAPI has it for a header serialised otherwise.
+        if "PaginationMetadata" not in spec.components.schemas:
+            spec.components.schema("PaginationMetadata", schema=PaginationMetadataSchema)
+        resp_doc["headers"][self.PAGINATION_HEADER_NAME] = {
+            "description": "Where this page is: a JSON object (PaginationMetadata)",
+            "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/PaginationMetadata"}}}}
         resp_doc["headers"]["Link"] = LINK_HEADER
 
 
