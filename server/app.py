@@ -102,6 +102,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     cors.init_app(app)
 
     from server.games import service
+    from server.games.play_routes import blp as play_blp
     from server.games.routes import blp as games_blp
     from server.health.routes import blp as health_blp
     from server.inbound.routes import blp as mail_blp
@@ -116,6 +117,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     service.init_app(app)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(play_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(webhooks_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")

@@ -17,8 +17,8 @@ def _models(generated):
 
 
 class _Tag:
-    """The generated operations of one tag: ``_api(generated, "games").get_view`` is the module
-    ``api.games.get_view`` (each operation is its own module, with sync() and friends)."""
+    """The generated operations of one tag: ``_api(generated, "play").get_view`` is the module
+    ``api.play.get_view`` (each operation is its own module, with sync() and friends)."""
 
     def __init__(self, package: str) -> None:
         self.package = package
@@ -43,7 +43,7 @@ def _player(generated, live, name: str):
 def _play_to_the_end(generated, game_id: str, players: list, rng: random.Random) -> set[str]:
     """Each player plays a random command of their typed legal list when it is their turn; the
     server plays the Rhom and the removals. The command models played, by class name."""
-    models, games = _models(generated), _api(generated, "games")
+    models, games, play = _models(generated), _api(generated, "games"), _api(generated, "play")
     command_models = tuple(getattr(models, schema_name(t)) for t in engine_commands.COMMAND_TYPES)
     by_seat = {}
     for client in players:
@@ -58,7 +58,7 @@ def _play_to_the_end(generated, game_id: str, players: list, rng: random.Random)
             return played
         assert game.status == models.GameStatus.ACTIVE
         client = by_seat.get(game.current_seat)
-        legal = games.get_legal.sync(game_id, client=client) if client else None
+        legal = play.get_legal.sync(game_id, client=client) if client else None
         assert legal is None or isinstance(legal, models.Legal), legal
         offered, version = (legal.commands, legal.version) if legal else ([], None)
         while offered:
@@ -68,7 +68,7 @@ def _play_to_the_end(generated, game_id: str, players: list, rng: random.Random)
             rest = [c for c in offered if type(c).__name__ != "UndoCommand"]
             command = undo[0] if undo and "UndoCommand" not in played else rng.choice(rest)
             assert isinstance(command, command_models), command
-            result = games.post_command.sync(game_id, client=client, body=models.CommandRequest(
+            result = play.post_command.sync(game_id, client=client, body=models.CommandRequest(
                 command=command, expected_version=version))
             assert isinstance(result, models.CommandResult), (command, result)
             assert result.events, command
@@ -80,23 +80,25 @@ def _play_to_the_end(generated, game_id: str, players: list, rng: random.Random)
 
 
 def _check_the_end(generated, game_id: str, client, seats: int) -> None:
-    models, games = _models(generated), _api(generated, "games")
-    view = games.get_view.sync(game_id, client=client)
+    models, play = _models(generated), _api(generated, "play")
+    view = play.get_view.sync(game_id, client=client)
     assert isinstance(view, models.View), view
     assert view.over and isinstance(view.outcome, models.Outcome)
-    export = games.export_game.sync(game_id, client=client)
+    export = play.export_game.sync(game_id, client=client)
     assert isinstance(export, models.Export), export
     assert export.events[-1].type_.value == "game_ended"
     assert isinstance(export.events[0], models.GameStartedEvent)
     assert isinstance(export.events[0].payload.item_deck, list)  # whole, after the end
     assert isinstance(export.commands[0].command, models.StartGameCommand)
     assert len(export.outcome.seats) == len(view.players) >= seats
-    feed = games.list_events.sync(game_id, client=client)
-    assert isinstance(feed, models.Feed) and len(feed.events) == len(export.events)
+    feed = play.list_events.sync(game_id, client=client)
+    # The feed answers at most 500 events at a time (its default limit), the oldest first.
+    assert isinstance(feed, models.Feed) and len(feed.events) == min(len(export.events), 500)
+    assert feed.version == len(export.events)
 
 
 def test_a_two_player_game_with_the_generated_client(generated, live):
-    models, games = _models(generated), _api(generated, "games")
+    models, games, play = _models(generated), _api(generated, "games"), _api(generated, "play")
     ada, bob = _player(generated, live, "ada"), _player(generated, live, "bob")
     game = games.create_game.sync(client=ada, body=models.GameCreate(seats=2))
     assert isinstance(game, models.GameCreated), game
@@ -105,7 +107,7 @@ def test_a_two_player_game_with_the_generated_client(generated, live):
     assert isinstance(joined, models.Game), joined
     started = games.start_game.sync(game.id, client=ada)
     assert started.status == models.GameStatus.ACTIVE
-    view = games.get_view.sync(game.id, client=bob)
+    view = play.get_view.sync(game.id, client=bob)
     assert isinstance(view, models.View) and view.turn is not None
     assert {p.kind for p in view.players} == {models.ViewPlayerKind.HUMAN}
     played = _play_to_the_end(generated, game.id, [ada, bob], random.Random(2))
@@ -114,7 +116,7 @@ def test_a_two_player_game_with_the_generated_client(generated, live):
 
 
 def test_a_solo_game_against_the_rhom_with_the_generated_client(generated, live):
-    models, games = _models(generated), _api(generated, "games")
+    models, games, play = _models(generated), _api(generated, "games"), _api(generated, "play")
     ada = _player(generated, live, "ada")
     game = games.create_game.sync(client=ada, body=models.GameCreate(seats=1))
     assert isinstance(game, models.GameCreated), game
@@ -124,5 +126,5 @@ def test_a_solo_game_against_the_rhom_with_the_generated_client(generated, live)
     played = _play_to_the_end(generated, game.id, [ada], random.Random(3))
     assert "EndTurnCommand" in played
     _check_the_end(generated, game.id, ada, 1)
-    export = games.export_game.sync(game.id, client=ada)
+    export = play.export_game.sync(game.id, client=ada)
     assert any(isinstance(e, models.RhomCardDrawnEvent) for e in export.events)
