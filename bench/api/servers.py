@@ -11,8 +11,10 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 POSTGRES_ADMIN_URL = os.environ.get(
@@ -156,3 +158,33 @@ def memory_mib(pid: int) -> dict[str, float]:
         if key in ("Rss", "Pss"):
             values[key.lower()] = int(rest.split()[0]) / 1024
     return values
+
+
+def on_each_backend(label: str, backends: list[str] | None, measure: Callable[..., Any],
+                    json_path: Path | None = None, keep: bool = False) -> int:
+    """Run ``measure(backend, url, workdir)`` on a fresh database of each backend (SQLite in a
+    temporary folder, PostgreSQL as database ``iridescia_bench_<label>``, dropped afterwards
+    unless ``keep``). A backend that fails is reported and the others still run; the figures go
+    to ``json_path`` if given. Returns the exit code: 1 if any backend failed."""
+    import json
+    import tempfile
+    import traceback
+
+    results, failed = {}, []
+    for backend in backends or ["sqlite", "postgresql"]:
+        with tempfile.TemporaryDirectory(prefix=f"bench-{label}-{backend}-") as tmp:
+            workdir = Path(tmp)
+            database = f"iridescia_bench_{label}"
+            try:
+                url = (sqlite_url(workdir) if backend == "sqlite"
+                       else fresh_postgres_url(database))
+                results[backend] = measure(backend, url, workdir)
+                if backend != "sqlite" and not keep:
+                    drop_postgres(database)
+            except Exception as error:  # noqa: BLE001 - reported, then the exit code says so
+                traceback.print_exc()
+                print(f"{backend}: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
+                failed.append(backend)
+    if json_path:
+        json_path.write_text(json.dumps(results, indent=2, default=str))
+    return 1 if failed else 0

@@ -17,11 +17,9 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import logging
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -310,31 +308,19 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="LINES",
                         help="cProfile the first tick and print this many lines of it")
     args = parser.parse_args(argv)
-    results, failed = {}, []
-    for backend in args.backend or ["sqlite", "postgresql"]:
-        with tempfile.TemporaryDirectory(prefix=f"bench-scale-{backend}-") as tmp:
-            workdir = Path(tmp)
-            try:
-                if backend == "sqlite":
-                    url = servers.sqlite_url(workdir)
-                else:
-                    url = servers.fresh_postgres_url("iridescia_bench_scale")
-                from server.migrate import upgrade
 
-                upgrade(url)
-                built = build(url, args, random.Random(args.seed))
-                results[backend] = {"stats": built["stats"]}
-                if not args.skip_http:
-                    results[backend]["http"] = measure_http(backend, url, built, args, workdir)
-                results[backend]["tick"] = measure_tick(backend, url, built, args, workdir)
-                if backend != "sqlite":
-                    servers.drop_postgres("iridescia_bench_scale")
-            except Exception as error:  # noqa: BLE001 - reported, then the exit code says so
-                print(f"{backend}: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
-                failed.append(backend)
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=str))
-    return 1 if failed else 0
+    def measure_backend(backend: str, url: str, workdir: Path) -> dict:
+        from server.migrate import upgrade
+
+        upgrade(url)
+        built = build(url, args, random.Random(args.seed))
+        result = {"stats": built["stats"]}
+        if not args.skip_http:
+            result["http"] = measure_http(backend, url, built, args, workdir)
+        result["tick"] = measure_tick(backend, url, built, args, workdir)
+        return result
+
+    return servers.on_each_backend("scale", args.backend, measure_backend, args.json)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -239,31 +238,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    results, failed = {}, []
-    for backend in args.backend or ["sqlite", "postgresql"]:
-        with tempfile.TemporaryDirectory(prefix=f"bench-cold-{backend}-") as tmp:
-            workdir = Path(tmp)
-            try:
-                if backend == "sqlite":
-                    url = servers.sqlite_url(workdir)
-                else:
-                    url = servers.fresh_postgres_url("iridescia_bench_cold")
-                from server.migrate import upgrade
 
-                upgrade(url)
-                built = build(url, args, random.Random(args.seed))
-                results[backend] = measure(backend, url, built, args, workdir)
-                if backend != "sqlite":
-                    servers.drop_postgres("iridescia_bench_cold")
-            except Exception as error:  # noqa: BLE001 - reported, then the exit code says so
-                import traceback
+    def measure_backend(backend: str, url: str, workdir: Path) -> dict:
+        from server.migrate import upgrade
 
-                traceback.print_exc()
-                print(f"{backend}: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
-                failed.append(backend)
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=str))
-    return 1 if failed else 0
+        upgrade(url)
+        built = build(url, args, random.Random(args.seed))
+        return measure(backend, url, built, args, workdir)
+
+    return servers.on_each_backend("cold", args.backend, measure_backend, args.json)
 
 
 if __name__ == "__main__":

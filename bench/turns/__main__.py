@@ -24,13 +24,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import json
 import logging
 import os
 import pstats
 import random
 import sys
-import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -304,27 +302,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--keep", action="store_true", help="keep the PostgreSQL database")
     args = parser.parse_args(argv)
-    results, failed = {}, []
-    for backend in args.backend or ["sqlite", "postgresql"]:
-        with tempfile.TemporaryDirectory(prefix=f"bench-turns-{backend}-") as tmp:
-            workdir = Path(tmp)
-            try:
-                if backend == "sqlite":
-                    url = servers.sqlite_url(workdir)
-                else:
-                    url = servers.fresh_postgres_url("iridescia_bench_turns")
-                results[backend] = run(backend, url, args, workdir)
-                if backend != "sqlite" and not args.keep:
-                    servers.drop_postgres("iridescia_bench_turns")
-            except Exception as error:  # noqa: BLE001 - reported, then the exit code says so
-                import traceback
-
-                traceback.print_exc()
-                print(f"{backend}: FAILED: {type(error).__name__}: {error}", file=sys.stderr)
-                failed.append(backend)
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=str))
-    return 1 if failed else 0
+    return servers.on_each_backend(
+        "turns", args.backend, lambda backend, url, workdir: run(backend, url, args, workdir),
+        args.json, keep=args.keep)
 
 
 if __name__ == "__main__":
