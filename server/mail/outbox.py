@@ -203,17 +203,22 @@ def bookkeeping(engine) -> Iterator[Connection]:
                 driver.execute(f"PRAGMA synchronous={int(synchronous)}")
 
 
-def _release(engine, rows: list[Outbox], now: datetime) -> None:
-    """Give back leased messages that were not started: due now, their claim not counted."""
+def release_leases(engine, table, rows: list, held, now: datetime, what: str) -> None:
+    """Give back leased rows (mail, webhook deliveries) that were not started: due now, their
+    claim not counted. ``held(row)`` is the condition that the row is still ours."""
     if not rows:
         return
     try:
         with session_scope(engine) as session:
             for row in rows:
-                session.connection().execute(update(_OUTBOX).where(_held(row)).values(
+                session.connection().execute(update(table).where(held(row)).values(
                     next_attempt_at=now, attempts=row.attempts - 1))
     except Exception:  # the database is away: the leases run out by themselves
-        log.exception("could not give back %d leased mail(s)", len(rows))
+        log.exception("could not give back %d leased %s", len(rows), what)
+
+
+def _release(engine, rows: list[Outbox], now: datetime) -> None:
+    release_leases(engine, _OUTBOX, rows, _held, now, "mail(s)")
 
 
 def _words(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:

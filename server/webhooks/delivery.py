@@ -23,7 +23,7 @@ from sqlmodel import select
 
 from server.db import read_only, session_scope
 from server.mail.backoff import MAX_ATTEMPTS, retry_delay
-from server.mail.outbox import CLAIM_BATCH, CLAIM_LEASE, bookkeeping
+from server.mail.outbox import CLAIM_BATCH, CLAIM_LEASE, bookkeeping, release_leases
 from server.models import Game, Seat, Webhook, WebhookDelivery
 from server.webhooks import addresses, http, payload, signing
 
@@ -174,16 +174,7 @@ def _send_one(engine, clock, rng, item: _Claimed, rendered, report: DeliveryRepo
 
 
 def _release(engine, items: list[_Claimed], now: datetime) -> None:
-    """Give back leased deliveries that were not started: due now, their claim not counted."""
-    if not items:
-        return
-    try:
-        with session_scope(engine) as session:
-            for item in items:
-                session.connection().execute(update(_TABLE).where(_held(item)).values(
-                    next_attempt_at=now, attempts=item.attempts - 1))
-    except Exception:  # the database is away: the leases run out by themselves
-        log.exception("could not give back %d leased webhook deliveries", len(items))
+    release_leases(engine, _TABLE, items, _held, now, "webhook deliveries")
 
 
 def list_deliveries(session, status: str | None = "parked") -> list[WebhookDelivery]:
