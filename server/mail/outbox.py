@@ -6,40 +6,42 @@ the database's write lock (server.db begins IMMEDIATE). Either way two scheduler
 same message at once. Rendering only reads, in a read-only transaction (no write lock on SQLite);
 the words are stored with the message's status, so a retry sends the same words.
 
-A claim is a lease: the message's next attempt is pushed `CLAIM_LEASE` past the clock's time at
-the claim, and its `attempts` counter goes up by one. That counter is the lease's fence: just
-before each send the sender renews the lease in one UPDATE that matches the attempts it claimed
-with, so a message another scheduler claimed since (its lease had run out) is skipped, never
-sent twice. Batches are small, and a run that stops early gives back what it had not started.
+A claim is a lease (server/mail/leases.py), fenced by the message's attempts counter and renewed
+just before each send, so a message another scheduler claimed since (its lease had run out) is
+skipped, never sent twice. Batches are small, and a run that stops early gives back what it had
+not started. Making each message ready and sending it: server/mail/sending.py.
 """
 
 import hashlib
 import logging
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from sqlalchemy import func, or_, update
-from sqlalchemy.engine import Connection
+from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from server.db import read_only, session_scope
 from server.mail import consent
-from server.mail.backoff import MAX_ATTEMPTS, retry_delay
+from server.mail.leases import (
+    CLAIM_BATCH,
+    CLAIM_LEASE,
+    OUTBOX,
+    Outcome,
+    held,
+    mark,
+    release_leases,
+    renew_lease,
+    write_outcomes,
+)
+from server.mail.sending import Sender, make_ready, outcome, words
 from server.mail.settings import MailSettings
-from server.mail.transport import DeliveryError
-from server.mail.wire import wire_message
 from server.models import Outbox
 
 log = logging.getLogger(__name__)
-# Long enough for one send (the lease is renewed just before each), short enough that mail a
-# killed scheduler had leased goes out again soon.
-CLAIM_LEASE = timedelta(minutes=5)
-# Messages leased per claim transaction: a killed scheduler strands at most these.
-CLAIM_BATCH = 5
-_OUTBOX = Outbox.__table__
+__all__ = ["CLAIM_BATCH", "CLAIM_LEASE", "FlushReport", "dedupe_key", "flush_outbox",
+           "list_messages", "render_pending", "retry_parked", "thread_roots"]
 
 
 DEDUPE_KEY_LENGTH = 200  # the column's width
@@ -87,54 +89,81 @@ def flush_outbox(
     """Send up to `limit` due messages; a 4xx waits with backoff, a 5xx is parked.
 
     Messages are leased (their next attempt pushed `CLAIM_LEASE` past the clock's time) in
-    batches of `CLAIM_BATCH`, each in one short transaction; then each is built, its lease
-    checked and renewed (`_renew_lease`), sent outside any transaction and marked in its own. A
-    slow SMTP server thus never holds a database lock; a run longer than a lease loses only the
-    messages another scheduler took over meanwhile, which it then skips; a scheduler that dies
-    mid-send leaves at most a batch to be retried after the lease, and one that stops on an
-    error gives back what it had not started. A message is marked sent before the next one goes
-    out, in the transaction that renews the next one's lease (a crash resends at most the one
-    being sent, with the same Message-ID). A notice queued unrendered is
-    rendered first (all of a batch in one read-only transaction) and its words are stored when
-    it is marked. A message that cannot be rendered or built is parked with the error rather
-    than blocking the queue. `clock` is read at every claim, renewal and mark (a fixed datetime
-    is accepted for one-shot callers).
+    batches of `CLAIM_BATCH`, each in one short transaction; then each is made ready (rendered,
+    if it was queued unrendered, just before it is sent; built), its lease checked and renewed
+    (`renew_lease`), and sent outside any transaction, in the sender's thread, while the next one
+    is built (server/mail/sending.py). A slow SMTP server thus never holds a database lock; a run
+    longer than a lease loses only the messages another scheduler took over meanwhile, which it
+    then skips; a scheduler that dies mid-send leaves at most a batch to be retried after the
+    lease, and one that stops on an error gives back what it had not started.
+
+    What a crash can resend: a message's outcome is written before the next message is handed
+    to the sender, in the transaction that renews the next one's lease (or in the next claim's,
+    or at the end of the run), so at most one message, the one whose send the crash
+    interrupted, is sent again, with the same Message-ID; and none is lost (its lease runs out
+    and it is due again). A message that cannot be rendered or built is parked with the error
+    rather than blocking the queue. `clock` is read at every claim, renewal and mark (a fixed
+    datetime is accepted for one-shot callers).
     """
     clock = clock if callable(clock) else _fixed(clock)
     rng = rng or random.Random()
     report = FlushReport()
     remaining = limit
-    with transport:
-        while remaining > 0:
-            with session_scope(engine) as session:
-                now = clock()
-                rows = _claim(session, now, min(CLAIM_BATCH, remaining))
-                stopped = consent.withheld(session, rows)
-                for row in rows:
-                    row.attempts += 1
-                    row.next_attempt_at = now + CLAIM_LEASE
-                    if row.id in stopped:
-                        row.status, row.last_error = "withheld", stopped[row.id]
-                        report.withheld.append(row.id)
-                    session.add(row)
-                session.flush()
-                roots = thread_roots(session, rows)
-                headers = _reply_headers(session, rows, settings)
-            if not rows:
-                break
-            remaining -= len(rows)
-            rows = [row for row in rows if row.id not in stopped]
-            unstarted = list(rows)
-            outcome = None  # the last message's, written with the next one's lease
-            try:
-                rendered = _render(engine, [row for row in rows if row.text_body is None])
+    unwritten: list[Outcome] = []  # decided, to be written before anything else is sent
+    unstarted: list[Outbox] = []
+    with transport, Sender(transport, clock, rng, report) as sender:
+        try:
+            while remaining > 0:
+                unwritten += sender.finish()  # a new batch is claimed with nothing on the wire
+                with session_scope(engine) as session:
+                    write_outcomes(session.connection(), unwritten)
+                    now = clock()
+                    rows = _claim(session, now, min(CLAIM_BATCH, remaining))
+                    stopped = consent.withheld(session, rows)
+                    for row in rows:
+                        row.attempts += 1
+                        row.next_attempt_at = now + CLAIM_LEASE
+                        if row.id in stopped:
+                            row.status, row.last_error = "withheld", stopped[row.id]
+                            report.withheld.append(row.id)
+                        session.add(row)
+                    session.flush()
+                    roots = thread_roots(session, rows)
+                    headers = _reply_headers(session, rows, settings)
+                unwritten = []  # committed with the claim
+                if not rows:
+                    break
+                remaining -= len(rows)
+                unstarted = [row for row in rows if row.id not in stopped]
                 while unstarted:
-                    row = unstarted.pop(0)
-                    outcome = _send_one(engine, transport, settings, clock, rng, row,
-                                        rendered.get(row.id), report, roots.get(row.id),
-                                        headers.get(row.id), outcome)
+                    row = unstarted[0]
+                    if row.text_body is None:
+                        # Its picture holds the interpreter's lock: not while a mail is on the wire.
+                        unwritten += sender.finish()
+                    ready = make_ready(engine, row, settings, roots.get(row.id),
+                                       headers.get(row.id))
+                    unwritten += sender.finish()
+                    unstarted.pop(0)
+                    if ready.failure is not None:
+                        unwritten.append(outcome(ready, clock(), rng, report))
+                        continue
+                    # Its lines go out while its lease is renewed and the last outcome written;
+                    # its final line, which delivers it, only after that commit.
+                    sender.start(ready)
+                    renewed = renew_lease(engine, row, clock(), unwritten)
+                    unwritten = []
+                    if not renewed:
+                        sender.drop()
+                        log.warning("mail %s to %s: its lease ran out and another scheduler took "
+                                    "it over; not sent here", row.dedupe_key, row.to_email)
+                        report.skipped.append(row.id)
+                        continue
+                    sender.deliver()
+        finally:
+            try:
+                unwritten += sender.finish()
             finally:
-                _mark(engine, outcome)
+                mark(engine, unwritten)
                 _release(engine, unstarted, clock())
     return report
 
@@ -143,100 +172,8 @@ def _fixed(moment: datetime) -> Callable[[], datetime]:
     return lambda: moment
 
 
-def _held(row: Outbox):
-    """The WHERE of a lease still held: nobody claimed the message since (a claim counts an
-    attempt) and it is still waiting to be sent."""
-    return ((_OUTBOX.c.id == row.id) & (_OUTBOX.c.attempts == row.attempts)
-            & (_OUTBOX.c.status == "pending"))
-
-
-Outcome = tuple[int, dict]  # a sent (or failed) message's id and the values it is marked with
-
-
-def _mark(engine, outcome: Outcome | None) -> None:
-    if outcome is not None:
-        with bookkeeping(engine) as connection:
-            _write_outcome(connection, outcome)
-
-
-def _write_outcome(connection: Connection, outcome: Outcome) -> None:
-    row_id, values = outcome
-    connection.execute(update(_OUTBOX).where(_OUTBOX.c.id == row_id).values(**values))
-
-
-def _renew_lease(engine, row: Outbox, now: datetime, outcome: Outcome | None = None) -> bool:
-    """Check the lease on ``row`` just before sending it and give it a whole lease again for
-    the send; False when another scheduler took the message over (after this lease had run out)
-    or it is no longer pending. The previous message's outcome, if not yet written, is written
-    in the same transaction (one commit a mail instead of two: half of delivery's bookkeeping,
-    and still before anything else is sent, so a crash resends at most the one message)."""
-    with bookkeeping(engine) as connection:
-        if outcome is not None:
-            _write_outcome(connection, outcome)
-        result = connection.execute(
-            update(_OUTBOX).where(_held(row)).values(next_attempt_at=now + CLAIM_LEASE))
-        return result.rowcount == 1
-
-
-@contextmanager
-def bookkeeping(engine) -> Iterator[Connection]:
-    """A transaction of a queued item's own record (its lease renewed, its outcome; a mail's or
-    a webhook delivery's, server/webhooks/delivery.py) whose commit does not wait for the disk:
-    SQLite's `synchronous=NORMAL` for it (WAL: the commit is not fsynced, a later one's fsync
-    covers it), PostgreSQL's `synchronous_commit = off`. A crash of
-    the process loses nothing; a power cut may lose the last such records, which only sends a
-    message again (delivery is at least once, with a stable Message-ID). Two of these were an
-    fsync each per mail, more than half of delivering one on SQLite (bench/mail)."""
-    with engine.connect() as connection:
-        sqlite = connection.dialect.name == "sqlite"
-        driver = connection.connection.driver_connection
-        if sqlite:
-            synchronous = driver.execute("PRAGMA synchronous").fetchone()[0]
-            driver.execute("PRAGMA synchronous=NORMAL")  # outside any transaction: allowed
-        try:
-            with connection.begin():
-                if not sqlite:
-                    connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-                yield connection
-        finally:
-            if sqlite:
-                driver.execute(f"PRAGMA synchronous={int(synchronous)}")
-
-
-def release_leases(engine, table, rows: list, held, now: datetime, what: str) -> None:
-    """Give back leased rows (mail, webhook deliveries) that were not started: due now, their
-    claim not counted. ``held(row)`` is the condition that the row is still ours."""
-    if not rows:
-        return
-    try:
-        with session_scope(engine) as session:
-            for row in rows:
-                session.connection().execute(update(table).where(held(row)).values(
-                    next_attempt_at=now, attempts=row.attempts - 1))
-    except Exception:  # the database is away: the leases run out by themselves
-        log.exception("could not give back %d leased %s", len(rows), what)
-
-
 def _release(engine, rows: list[Outbox], now: datetime) -> None:
-    release_leases(engine, _OUTBOX, rows, _held, now, "mail(s)")
-
-
-def _words(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
-    from server.notifications import render_messages  # the game's side; imported when needed
-
-    return render_messages(session, rows)
-
-
-def _render(engine, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
-    """The words of the notices queued unrendered, by id (an error for one that cannot be)."""
-    if not rows:
-        return {}
-    try:
-        with session_scope(read_only(engine)) as session:
-            return _words(session, rows)
-    except Exception as error:  # the database blinked: not the messages' fault, retry them
-        log.exception("could not render %d mail(s); retrying them later", len(rows))
-        return {row.id: RenderingFailed(str(error)) for row in rows}
+    release_leases(engine, OUTBOX, rows, held, now, "mail(s)")
 
 
 def _reply_headers(session, rows: list[Outbox], settings: MailSettings) -> dict[int, dict]:
@@ -246,12 +183,6 @@ def _reply_headers(session, rows: list[Outbox], settings: MailSettings) -> dict[
     from server.inbound.outgoing import reply_headers  # the inbound side; imported when needed
 
     return reply_headers(session, rows, settings)
-
-
-class RenderingFailed(Exception):
-    """Reading the games for rendering failed (not a fault of the messages): retried."""
-
-    temporary = True
 
 
 def render_pending(engine, limit: int | None = None) -> int:
@@ -272,14 +203,14 @@ def render_pending(engine, limit: int | None = None) -> int:
             )
             if not rows:
                 break
-            rendered = _words(session, rows)
+            rendered = words(session, rows)
         after = rows[-1].id
         with session_scope(engine) as session:
-            for row_id, words in rendered.items():
+            for row_id, made in rendered.items():
                 row = session.get(Outbox, row_id)
-                if isinstance(words, Exception) or row is None or row.text_body is not None:
+                if isinstance(made, Exception) or row is None or row.text_body is not None:
                     continue
-                row.subject, row.text_body, row.html_body = words
+                row.subject, row.text_body, row.html_body = made
                 session.add(row)
                 done += 1
     return done
@@ -307,75 +238,6 @@ def thread_roots(session: Session, rows: list[Outbox]) -> dict[int, str]:
         for row in rows
         if (row.game_id, row.to_email.lower()) in keys
     }
-
-
-def _send_one(
-    engine, transport, settings, clock, rng, row: Outbox, rendered, report: FlushReport,
-    thread_root: str | None = None, headers: dict | None = None,
-    previous: Outcome | None = None,
-) -> Outcome | None:
-    """Send ``row``; its outcome, to be written before anything else is sent (by the next
-    message's lease renewal, or `_mark`). ``previous``: the last message's, not yet written."""
-    row_id, key, to, attempts = row.id, row.dedupe_key, row.to_email, row.attempts
-    failure: Exception | None = None
-    permanent = True
-    if isinstance(rendered, Exception):
-        # A message that cannot be rendered (a bug, a version the game does not have) is parked
-        # like one that cannot be built; a database that failed while rendering is retried.
-        failure, rendered = rendered, None
-        permanent = not isinstance(failure, RenderingFailed)
-    elif rendered is not None:
-        row.subject, row.text_body, row.html_body = rendered
-    if failure is None:
-        try:
-            message = wire_message(row, settings, thread_root, headers)
-        except Exception as error:  # a message that cannot be built would block the queue
-            log.exception("mail %s to %s cannot be built", key, to)
-            failure = error
-        else:
-            permanent = False
-            renewed = _renew_lease(engine, row, clock(), previous)
-            previous = None
-            if not renewed:
-                log.warning("mail %s to %s: its lease ran out and another scheduler took it "
-                            "over; not sent here", key, to)
-                report.skipped.append(row_id)
-                return None
-            try:
-                transport.send(message)
-            except DeliveryError as error:
-                failure = error
-    now = clock()
-    values: dict = {}
-    if rendered is not None:
-        values["subject"], values["text_body"], values["html_body"] = rendered
-    if failure is None:
-        values.update(status="sent", sent_at=now, last_error=None)
-        report.sent.append(row_id)
-    elif not permanent and failure.temporary and attempts < MAX_ATTEMPTS:
-        values.update(last_error=str(failure)[:2000], next_attempt_at=now + retry_delay(attempts, rng))
-        report.retrying.append(row_id)
-        log.warning(
-            "mail %s to %s failed (attempt %d), retrying at %s: %s",
-            key,
-            to,
-            attempts,
-            values["next_attempt_at"].isoformat(),
-            failure,
-        )
-    else:
-        values.update(last_error=str(failure)[:2000], status="parked")
-        report.parked.append(row_id)
-        log.error(
-            "mail %s to %s parked after %d attempt(s): %s (see `iridescia-server outbox`)",
-            key,
-            to,
-            attempts,
-            failure,
-        )
-    # Marked before the next message goes out (with its lease): a crash resends at most this one.
-    _mark(engine, previous)
-    return row_id, values
 
 
 def list_messages(session: Session, status: str | None = "parked") -> list[Outbox]:

@@ -1,5 +1,10 @@
 """Transports deliver one `server.mail.wire.WireMessage`; failures are split by cause.
 
+`send` delivers a message whole; `begin` and `end` deliver it in two steps (all but the last
+line, then the last line), so that the outbox can write the previous message's outcome while
+the next one's lines are on their way and still before that one is delivered; `abort` drops a
+message begun (server/mail/sending.py).
+
 A temporary failure (a 4xx reply, a refused or dropped connection) is worth retrying later; a
 permanent one (a 5xx reply) is not, and the outbox parks the message for a person to look at.
 """
@@ -10,6 +15,8 @@ import re
 import smtplib
 import socket
 import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from server.mail.settings import MailSettings, SmtpSettings
@@ -17,6 +24,7 @@ from server.mail.watchdog import Watchdog
 from server.mail.wire import WireMessage
 
 log = logging.getLogger(__name__)
+_LEADING_DOT = re.compile(rb"(?m)^\.")
 
 
 class DeliveryError(Exception):
@@ -49,6 +57,7 @@ class SmtpTransport:
     def __init__(self, settings: SmtpSettings):
         self.settings = settings
         self._connection = None
+        self._in_data = False  # between `begin` and `end`: the server awaits the final "."
         self._watchdog = Watchdog(self._cut_off)
 
     def describe(self) -> str:
@@ -62,12 +71,18 @@ class SmtpTransport:
         self._watchdog.stop()
 
     def close(self):
+        """QUIT and close; in the middle of a message's lines (`abort`), only close: a QUIT
+        there would be one more line of the message, and the server would not answer it."""
         if self._connection is not None:
             try:
-                self._connection.quit()
+                if self._in_data:
+                    self._connection.close()
+                else:
+                    self._connection.quit()
             except (smtplib.SMTPException, OSError):
                 pass
             self._connection = None
+        self._in_data = False
 
     def _connect(self):
         s = self.settings
@@ -106,9 +121,29 @@ class SmtpTransport:
     def send(self, message: WireMessage) -> None:
         """Send one message; the whole attempt (connecting, greeting, TLS, login, the message)
         takes at most the timeout (server/mail/watchdog.py)."""
+        self.begin(message)
+        self.end(message)
+
+    def begin(self, message: WireMessage) -> None:
+        """All of a message's exchange but its last line: connect if need be, MAIL FROM, RCPT
+        TO, DATA and the message's lines. The server delivers nothing until `end` sends the
+        final ".", and drops the message if the connection is closed before (`abort`; RFC 5321
+        §4.1.1.4), so the sender can do this while the previous message's outcome is being
+        written. Takes at most the timeout, as `end` does."""
+        self._attempt(self._begin, message)
+
+    def end(self, message: WireMessage) -> None:
+        """The final "." of the message `begin` started, and the server's answer to it."""
+        self._attempt(self._end, message)
+
+    def abort(self) -> None:
+        """Drop the message `begin` started: the connection is closed without its final line."""
+        self.close()
+
+    def _attempt(self, step, message: WireMessage) -> None:
         self._watchdog.arm(self.settings.timeout)
         try:
-            self._send(message)
+            step(message)
         except DeliveryError:
             if not self._watchdog.disarm():
                 raise
@@ -119,12 +154,43 @@ class SmtpTransport:
         finally:
             self._watchdog.disarm()
 
-    def _send(self, message: WireMessage) -> None:
-        try:
+    def _begin(self, message: WireMessage) -> None:
+        with self._replies(message):
             if self._connection is None:
                 self._connect()
-            refused = self._connection.sendmail(message.sender, [message.recipient],
-                                                message.data)
+            connection = self._connection
+            connection.ehlo_or_helo_if_needed()
+            options = ([f"size={len(message.data)}"]
+                       if connection.does_esmtp and connection.has_extn("size") else [])
+            code, reply = connection.mail(message.sender, options)
+            if code != 250:
+                raise smtplib.SMTPSenderRefused(code, reply, message.sender)
+            code, reply = connection.rcpt(message.recipient)
+            if code not in (250, 251):
+                raise smtplib.SMTPRecipientsRefused({message.recipient: (code, reply)})
+            connection.putcmd("data")
+            code, reply = connection.getreply()
+            if code != 354:
+                raise smtplib.SMTPDataError(code, reply)
+            self._in_data = True
+            connection.send(_dot_stuffed(message.data))
+
+    def _end(self, message: WireMessage) -> None:
+        with self._replies(message):
+            if not self._in_data:
+                raise smtplib.SMTPServerDisconnected("the message was not begun")
+            self._in_data = False
+            self._connection.send(b".\r\n")
+            code, reply = self._connection.getreply()
+            if code != 250:
+                raise smtplib.SMTPDataError(code, reply)
+
+    @contextmanager
+    def _replies(self, message: WireMessage) -> Iterator[None]:
+        """SMTP's failures as delivery errors, split by cause; the connection is closed after
+        any (the next message connects again)."""
+        try:
+            yield
         except smtplib.SMTPRecipientsRefused as error:
             self.close()
             code, text = next(iter(error.recipients.values()))
@@ -135,9 +201,13 @@ class SmtpTransport:
         except (smtplib.SMTPException, OSError) as error:
             self.close()
             raise TemporaryDeliveryError(f"{self.describe()} unreachable: {error}") from error
-        if refused:
-            code, text = next(iter(refused.values()))
-            raise _from_reply(code, text, f"RCPT TO {message.recipient}")
+
+
+def _dot_stuffed(data: bytes) -> bytes:
+    """The message's lines as DATA sends them (what smtplib's `data` does): a line that starts
+    with "." gets another, and the last line ends with CRLF."""
+    data = _LEADING_DOT.sub(b"..", data)
+    return data if data.endswith(b"\r\n") else data + b"\r\n"
 
 
 class EmlTransport:
@@ -156,6 +226,15 @@ class EmlTransport:
         self.close()
 
     def close(self):
+        pass
+
+    def begin(self, message: WireMessage) -> None:
+        """Nothing to begin: the file is written whole by `end`."""
+
+    def end(self, message: WireMessage) -> None:
+        self.send(message)
+
+    def abort(self) -> None:
         pass
 
     def send(self, message: WireMessage) -> None:

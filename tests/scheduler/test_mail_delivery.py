@@ -146,19 +146,19 @@ def test_a_batch_of_mail_is_sent_in_order_and_a_message_that_cannot_be_built_is_
 ):
     from unittest import mock
 
-    from server.mail import outbox
+    from server.mail import sending
 
     handler, port = smtp_server
-    _queue(db_engine, clock, count=45)  # more than one claim batch (outbox.CLAIM_BATCH)
+    _queue(db_engine, clock, count=45)  # more than one claim batch (CLAIM_BATCH)
     settings = _settings(port)
-    real = outbox.wire_message
+    real = sending.wire_message
 
     def build(row, settings, thread_root=None, headers=None):
         if row.subject == "Your turn 7":
             raise ValueError("cannot build this one")
         return real(row, settings, thread_root, headers)
 
-    with mock.patch.object(outbox, "wire_message", build):
+    with mock.patch.object(sending, "wire_message", build):
         report = flush_outbox(db_engine, SmtpTransport(settings.smtp), settings, clock(), limit=44)
 
     assert len(report.sent) == 43 and len(report.parked) == 1
