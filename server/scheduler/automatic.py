@@ -52,6 +52,7 @@ from server.scheduler.batch_states import preload_states
 from server.scheduler.bot_turns import bot_turn, plan_bot_turns
 from server.scheduler.claims import claim_game_rows
 from server.scheduler.timers import HUMAN_DECISIONS
+from server.webhooks.queue import load_hooks
 
 log = logging.getLogger(__name__)
 # A turn the cautious policy could not finish in this many commands is a bug, not a long turn.
@@ -129,6 +130,7 @@ def _play_held_back(db, now, budget, given_up: set[str], plans: dict):
             return None
         preload_states(session, games)
         load_tables(session, games)
+        load_hooks(session, [game.id for game in games])
         batch = DeferredWrites()
         wakeups.hold(session)
         for index, game in enumerate(games):
@@ -172,6 +174,7 @@ def play_batch_one_by_one(db, now: datetime, budget=None, given_up: set[str] | N
             return None
         preload_states(session, games)
         load_tables(session, games)
+        load_hooks(session, [game.id for game in games])
         outer = session.get_transaction()
         for index, game in enumerate(games):
             if index and budget is not None and not budget.left():
