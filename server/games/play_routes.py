@@ -25,8 +25,8 @@ from server.games import lobby, posting, preconditions, seat_kinds, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.paths import game_path
-from server.games.posting import GameRow
 from server.games.routes import E404, NOT_MODIFIED, actor, plain_json
+from server.games.rows import GameRow
 from server.games.schemas import (
     MAX_VERSION,
     CommandRequestSchema,
