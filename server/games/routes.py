@@ -15,7 +15,7 @@ from server.caching import ETAG_HEADER, IF_NONE_MATCH, conditional
 from server.db import db_session
 from server.docs import NO_SUCH_GAME, OUTSIDER, document_errors, location
 from server.errors import fail
-from server.games import invitation_limits, lobby, service
+from server.games import invitation_limits, listing, lobby, service
 from server.games.paths import game_path
 from server.games.schemas import (
     GameCreatedSchema,
@@ -95,10 +95,8 @@ class Games(MethodView):
         others are)."""
         user = require_user()
         session = db_session()
-        rows = lobby.games_of(session, user)
-        pagination_parameters.item_count = len(rows)
-        first = pagination_parameters.first_item
-        page = rows[first:first + pagination_parameters.page_size]
+        page, pagination_parameters.item_count = listing.games_page(
+            session, user, pagination_parameters.first_item, pagination_parameters.page_size)
         return plain_json([lobby.plain_game(game) for game in lobby.games_json(session, page, user)])
 
 
