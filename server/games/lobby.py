@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import g
 from sqlalchemy import and_, bindparam, func
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from engine.wording import clean
@@ -22,6 +23,7 @@ from server.auth import (
     refuse_token,
     require_user,
 )
+from server.db import sql
 from server.errors import fail
 from server.games import seat_kinds, service
 from server.games.pace import pace_name, time_left
@@ -320,13 +322,12 @@ def game_json(session: Session, game: Game, user: User | None) -> dict[str, Any]
     return games_json(session, [game], user)[0]
 
 
-def games_json(session: Session, games: list[Any], user: User | None) -> list[dict[str, Any]]:
+def games_json(session: Session | Connection, games: list[Any], user: User | None) -> list[dict[str, Any]]:
     """Games (Game objects or `listing` rows) as the API shows them to ``user``, in one
     statement for their seats whatever their number."""
     if not games:
         return []
-    seats = session.connection().execute(
-        _SEATS_OF_GAMES, {"game_ids": [g.id for g in games]}).all()
+    seats = sql(session).execute(_SEATS_OF_GAMES, {"game_ids": [g.id for g in games]}).all()
     by_game: dict[str, list[tuple[Any, str | None]]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append((seat, seat.name))
