@@ -1,16 +1,20 @@
 """Cold reads at scale: views, game lists and posts of random games and users, beside a noop.
 
     python -m bench.scale.cold [--games 10000] [--requests 200] [--backend sqlite ...]
+                               [--against OTHER_CHECKOUT ...]
 
 A fresh database gets 10,000 games in mixed states (70 % in progress, 15 % open, 15 %
 finished; bench/scale/populate.py), among them games of about 100, 300 and 600 events, half of
 those with their snapshots deleted ("snapshots off"), and three users in 10, 100 and 1,000 games.
 Then, for each measurement, a fresh gunicorn (2 sync workers) with the state cache off
 (`IRIDESCIA_STATE_CACHE_SIZE=0`: every read derives its state from the rows) serves requests one
-at a time, each for a game or user picked at random; beside it, in the same run, the same
-gunicorn setup serving `GET /noop` (bench/api/baseline.py). Prints p50/p99 of each and each
-p99's ratio to the noop's (targets: cold view p99 <= 3x noop p99 at any log length; game list
-p99 of the user in 100 games <= 3x noop p99).
+at a time, each for a game or user picked at random; beside it, request by request, the same
+gunicorn setup serving `GET /noop` (bench/api/baseline.py) and, with ``--against``, a gunicorn of
+each other checkout's code (e.g. `git archive` of the commit before, to compare in one run).
+Prints p50/p99 of each and each p99's ratio to the p99 of the noop beside it (targets: cold
+view p99 <= 3x noop p99 at any log length; game list, first page as a client gets it by
+default, of the user in 100 games <= 3x noop p99). ``--games``, ``--per-length``, ``--users``
+and ``--requests`` make it smaller for a busy machine.
 """
 
 from __future__ import annotations
@@ -171,8 +175,8 @@ def measure(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
     env = servers.server_env(url, workdir, IRIDESCIA_STATE_CACHE_SIZE="0")
     # The code compared with (--against: another checkout), served beside this one.
     sides = {"": (env, servers.ROOT)}
-    if args.against:
-        sides[" [against]"] = ({**env, "PYTHONPATH": str(args.against)}, args.against)
+    for other in args.against or []:
+        sides[f" [{other.name}]"] = ({**env, "PYTHONPATH": str(other)}, other)
     baseline.create_tables(url)
     results = {}
     players = built["players"]
@@ -264,9 +268,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument("--json", type=Path)
-    parser.add_argument("--against", type=Path, metavar="OTHER_CHECKOUT",
+    parser.add_argument("--against", type=Path, metavar="OTHER_CHECKOUT", action="append",
                         help="also serve this checkout's code (e.g. an export of the commit "
-                             "before), beside this one, request by request")
+                             "before), beside this one, request by request; repeatable")
     args = parser.parse_args(argv)
 
     def measure_backend(backend: str, url: str, workdir: Path) -> dict:

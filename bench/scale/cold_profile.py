@@ -16,9 +16,11 @@ import cProfile
 import io
 import pstats
 import random
+import re
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import sqlalchemy as sa
 
@@ -45,47 +47,69 @@ def profiled(client, paths: list[tuple[str, str]], top: int, title: str) -> None
 
 
 def explain(url: str, built: dict, top_user_token: str) -> None:
-    """EXPLAIN ANALYZE of each statement a cold view and a game list run (PostgreSQL)."""
+    """EXPLAIN ANALYZE of the statements a cold view and a game list run (PostgreSQL), as the
+    server compiles them; each once as a one-off (custom plan) and once as psycopg runs it after
+    its fifth execution on a connection: a prepared statement, whose generic plan PostgreSQL
+    may choose for every user alike."""
+    from psycopg import sql as pg_sql
+
     from server.auth import hash_token
     from server.db import get_engine
+    from server.games import listing, lobby, posting, service
 
     engine = get_engine(url)
     sets = built["by_length"][max(built["by_length"])]
     game_on, game_off = sets["on"][0], sets["off"][0]
-    token = built["players"][game_on]["tokens"][0]
-    token_hash, heavy_hash = hash_token(token), hash_token(top_user_token)
+    token_hash = hash_token(built["players"][game_on]["tokens"][0])
     with engine.connect() as connection:
         user_id = connection.execute(sa.text("SELECT id FROM users WHERE token_hash = :h"),
-                                     {"h": heavy_hash}).scalar_one()
+                                     {"h": hash_token(top_user_token)}).scalar_one()
         version = connection.execute(sa.text("SELECT version FROM games WHERE id = :g"),
                                      {"g": game_on}).scalar_one()
+        page_ids = [row.id for row in listing.games_page(connection, SimpleNamespace(id=user_id),
+                                                         0, 20)[0]]
     statements = {
-        "caller, game and seat": (
-            "SELECT * FROM users LEFT OUTER JOIN games ON games.id = :game_id LEFT OUTER JOIN "
-            "seats ON seats.game_id = games.id AND seats.user_id = users.id "
-            "WHERE users.token_hash = :token_hash", {"game_id": game_on, "token_hash": token_hash}),
-        "nearest snapshot": (
-            "SELECT version, state FROM snapshots WHERE game_id = :g AND version > 0 AND "
-            "version <= :v ORDER BY version DESC LIMIT 1", {"g": game_on, "v": version}),
-        "events after the snapshot": (
-            "SELECT payload FROM events WHERE game_id = :g AND seq > :a AND seq <= :v ORDER BY seq",
-            {"g": game_on, "a": version // 50 * 50, "v": version}),
+        "caller, game and seat": (posting._CALLER_GAME_AND_SEAT.statement,
+                                  {"game_id": game_on, "token_hash": token_hash}),
+        "nearest snapshot": (service._NEAREST_SNAPSHOT.statement,
+                             {"game_id": game_on, "above": 0, "version": version}),
         "events, snapshots off (whole log)": (
-            "SELECT payload FROM events WHERE game_id = :g AND seq > 0 AND seq <= 100000 "
-            "ORDER BY seq", {"g": game_off}),
-        "games of the user in 100 games": (
-            "SELECT games.*, seats.seat FROM games JOIN seats ON seats.game_id = games.id "
-            "WHERE seats.user_id = :u", {"u": user_id}),
-        "seats of 20 games": (
-            "SELECT seats.*, users.away_until, coalesce(users.name, seats.name) FROM seats "
-            "LEFT OUTER JOIN users ON users.id = seats.user_id WHERE seats.game_id IN "
-            "(SELECT game_id FROM seats WHERE user_id = :u LIMIT 20)", {"u": user_id}),
+            service._EVENTS_BETWEEN.statement, {"game_id": game_off, "after": 0, "version": 10**4}),
+        "caller of the game list": (posting._CALLER.statement, {"token_hash": token_hash}),
+        "page 1 of the user in 100 games": (listing._PAGE.statement,
+                                            {"user_id": user_id, "limit": 20, "offset": 0}),
+        "seats of the page's 20 games": (lobby._SEATS_OF_GAMES, {"game_ids": page_ids}),
     }
-    with engine.connect() as connection:
-        for title, (sql, params) in statements.items():
-            plan = connection.execute(sa.text("EXPLAIN (ANALYZE, BUFFERS) " + sql), params)
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        for title, (statement, params) in statements.items():
+            compiled = statement.compile(dialect=engine.dialect)
+            text = compiled.string
+            values = compiled.construct_params(params, _check=False)
+            if "game_ids" in params:  # an expanding IN: spelled out for EXPLAIN
+                text = text.replace("(__[POSTCOMPILE_game_ids])", "%(game_ids)s").replace(
+                    "IN %(game_ids)s", "= ANY(%(game_ids)s)")
+                values = {**values, "game_ids": list(params["game_ids"])}
+            cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + text, values)
             print(f"\n--- EXPLAIN ANALYZE: {title}")
-            print("\n".join(row[0] for row in plan))
+            print("\n".join(row[0] for row in cursor.fetchall()))
+            if "game_ids" in params:
+                continue
+            names = list(dict.fromkeys(re.findall(r"%\((\w+)\)s", text)))
+            numbered = re.sub(r"%\((\w+)\)s", lambda m, names=names: f"${names.index(m.group(1)) + 1}", text)
+            cursor.execute("SET plan_cache_mode = force_generic_plan")
+            name = f"cold_{len(names)}_{abs(hash(title))}"
+            cursor.execute(f"PREPARE {name} AS {numbered}")
+            arguments = pg_sql.SQL(", ").join(pg_sql.Literal(values[n]) for n in names)
+            cursor.execute(pg_sql.SQL("EXPLAIN (ANALYZE) EXECUTE {}({})").format(
+                pg_sql.Identifier(name), arguments))
+            print(f"--- the same, prepared, its generic plan: {title}")
+            print("\n".join(row[0] for row in cursor.fetchall()))
+            cursor.execute("RESET plan_cache_mode")
+        raw.rollback()
+    finally:
+        raw.close()
 
 
 def main(argv: list[str]) -> int:
