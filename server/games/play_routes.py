@@ -74,7 +74,7 @@ class View(MethodView):
         it was after N events. ETag is the version; If-None-Match answers 304 when unchanged."""
         # On a plain connection, as the legal commands: a cold view's ORM session (the user,
         # the game and the seat as mapped objects) cost more than deriving its state.
-        with posting.connect() as connection:
+        with posting.read() as connection:
             game, seat = posting.viewer_and_game(connection, game_id)
             if game.version == 0:
                 fail(409, f"game {game.id} has not started yet", game_id=game.id)

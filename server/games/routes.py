@@ -95,7 +95,7 @@ class Games(MethodView):
         others are)."""
         # On a plain connection (server/games/posting.py): the ORM session, its mapped User and
         # its teardown cost a page of 20 games about as much as reading and writing them.
-        with posting.connect() as connection:
+        with posting.read() as connection:
             user = posting.caller(connection)
             page, pagination_parameters.item_count = listing.games_page(
                 connection, user, pagination_parameters.first_item,
