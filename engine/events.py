@@ -1,7 +1,8 @@
 """Events: facts in the past tense. JSON form {"type": name, "v": schema version, ...fields}.
 
 Every random outcome (deals, shuffles, dice, Rhom cards) is a field of an event, so that replaying
-a log never draws a random number.
+a log never draws a random number. The base class is in event_base.py, the market's, items' and
+relics' events in events_market.py; all are importable from here.
 """
 
 from __future__ import annotations
@@ -9,40 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from .errors import InvalidCommand
-
-SCHEMA_VERSION = 1
-
-
-def _freeze(v):
-    if isinstance(v, list | tuple):
-        return tuple(_freeze(x) for x in v)
-    if isinstance(v, dict):
-        return {k: _freeze(x) for k, x in v.items()}
-    return v
-
-
-# Values stored as they are: most event fields are one of these, and need no look inside.
-_SCALARS = frozenset({int, str, bool, type(None)})
-
-
-def _thaw(v):
-    if isinstance(v, list | tuple):
-        return [_thaw(x) for x in v]
-    if isinstance(v, dict):
-        return {k: _thaw(x) for k, x in v.items()}
-    return v
-
-
-@dataclass(frozen=True)
-class Event:
-    type = ""
-
-    def __post_init__(self):
-        for name, v in self.__dict__.items():
-            if v.__class__ in _SCALARS:
-                continue
-            if isinstance(v, (list, dict)) or (isinstance(v, tuple) and any(isinstance(x, (list, dict)) for x in v)):
-                object.__setattr__(self, name, _freeze(v))
+from .event_base import SCHEMA_VERSION, Event, _thaw
+from .events_market import (
+    GemsSold,
+    ItemBought,
+    ItemClaimed,
+    ItemDeckReshuffled,
+    ItemDrawn,
+    ItemPlayed,
+    MarketRefreshed,
+    RelicDeckShuffled,
+    RelicDrawn,
+    RelicReserved,
+    RelicRestored,
+)
 
 
 @dataclass(frozen=True)
@@ -217,92 +198,6 @@ class RollKept(Event):
     successes: int
     type = "roll_kept"
 
-
-@dataclass(frozen=True)
-class GemsSold(Event):
-    seat: int
-    gem: str
-    count: int
-    coins: int
-    type = "gems_sold"
-
-
-@dataclass(frozen=True)
-class ItemBought(Event):
-    seat: int
-    item: str
-    slot: int
-    cost: int
-    type = "item_bought"
-
-
-@dataclass(frozen=True)
-class ItemClaimed(Event):
-    """The Rhom's merchant icon: it takes a market card (and scores its cost separately)."""
-
-    seat: int
-    item: str
-    slot: int
-    type = "item_claimed"
-
-
-@dataclass(frozen=True)
-class ItemDrawn(Event):
-    slot: int
-    item: str
-    type = "item_drawn"
-
-
-@dataclass(frozen=True)
-class ItemDeckReshuffled(Event):
-    deck: tuple[str, ...]
-    type = "item_deck_reshuffled"
-
-
-@dataclass(frozen=True)
-class MarketRefreshed(Event):
-    market: tuple[str, ...]
-    deck: tuple[str, ...]
-    type = "market_refreshed"
-
-
-@dataclass(frozen=True)
-class ItemPlayed(Event):
-    seat: int
-    item: str
-    hex: str | None = None  # the Prosperous Pickaxe's adjacent tile
-    type = "item_played"
-
-
-@dataclass(frozen=True)
-class RelicReserved(Event):
-    seat: int
-    relic: str
-    source: str  # "row" | "deck"
-    type = "relic_reserved"
-
-
-@dataclass(frozen=True)
-class RelicRestored(Event):
-    seat: int
-    relic: str
-    points: int
-    type = "relic_restored"
-
-
-@dataclass(frozen=True)
-class RelicDeckShuffled(Event):
-    """After a Regal Reference Book search of the deck (R25); the order is hidden from all."""
-
-    deck: tuple[str, ...]
-    type = "relic_deck_shuffled"
-
-
-@dataclass(frozen=True)
-class RelicDrawn(Event):
-    slot: int
-    relic: str
-    type = "relic_drawn"
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from server import json_codec, wakeups
-from server.config import LONG_POLL_LIMIT_SECONDS
+from server.config import LONG_POLL_LIMIT_SECONDS, OPEN_WAITS_REFUSED
 
 FEED_PATH = re.compile(r"^/api/v1/games/(?P<game>[^/]+)/events$")
 # Threads running Flask requests in each process: what the gthread workers had.
@@ -70,8 +70,9 @@ class Front:
     async def _long_poll(self, scope, receive, send, game_id: str, query, seconds: float,
                          after: int) -> None:
         client = _client(scope)
-        if self.open[client] >= self.per_client:
-            return await _send(send, *_too_many(self.per_client))
+        if self.open[client] >= self.per_client:  # the feed answers 429 (OPEN_WAITS_REFUSED)
+            return await self.wsgi(dict(scope, **{OPEN_WAITS_REFUSED: self.per_client}),
+                                   receive, send)
         self.open[client] += 1
         loop = asyncio.get_running_loop()
         deadline = loop.time() + seconds
@@ -167,15 +168,6 @@ def _client(scope: dict) -> str:
             return "token:" + hashlib.sha256(value).hexdigest()
     host = (scope.get("client") or ("unknown", 0))[0]
     return f"address:{host}"
-
-
-def _too_many(limit: int) -> tuple[int, list, bytes]:
-    message = (f"you already have {limit} open waits (events?wait=) on this server: close one, "
-               "or ask without wait")
-    body = json_codec.dumps({"code": 429, "status": "Too Many Requests", "message": message,
-                             "details": {"limit": limit}})
-    body = body.encode() if isinstance(body, str) else body
-    return 429, [(b"content-type", b"application/json"), (b"retry-after", b"1")], body
 
 
 async def _send(send, status: int, headers: list, body: bytes) -> None:

@@ -18,6 +18,11 @@ ENV_PREFIX = "IRIDESCIA_"
 # The longest ``?wait`` of the event feed: the spec's maximum (a longer one is a 422), the
 # default of LONG_POLL_MAX_SECONDS and the most it may be set to.
 LONG_POLL_LIMIT_SECONDS = 30
+# The ASGI front's mark (a key of the request's ASGI scope, which no client can set) on a long
+# poll it refuses because its client holds LONG_POLL_MAX_PER_CLIENT open waits already: the
+# feed answers it with a 429, so the refusal carries what every answer of the app carries
+# (the error's shape, CORS, Vary).
+OPEN_WAITS_REFUSED = "iridescia.open_waits_refused"
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,11 @@ which Core rewrites per driver; those stay on `Connection.execute`.
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Connection, Dialect
@@ -136,6 +138,13 @@ class Prepared:
             cursor.close()
 
 
+def _python_type(type_: Any) -> type | None:
+    try:
+        return type_.python_type
+    except NotImplementedError:
+        return None
+
+
 def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _Plan:
     compiled = statement.compile(dialect=dialect, column_keys=sorted(keys) or None)
     if compiled.literal_execute_params or compiled.post_compile_params:
@@ -156,6 +165,10 @@ def _compile(statement: Executable, dialect: Dialect, keys: frozenset[str]) -> _
             defaults[name] = parameter.value
         process = parameter.type.dialect_impl(dialect).bind_processor(dialect)
         if process is not None:
+            if _python_type(parameter.type) is datetime:
+                # A batch's rows mostly carry the same few times (every row of a turn its
+                # `now`): each converted once (a time's conversion costs several calls).
+                process = functools.lru_cache(maxsize=64)(process)
             bind_processors.append((position, process))
     columns = list(statement.exported_columns) if statement.exported_columns else []
     row = namedtuple("Row", [c.key for c in columns], rename=True) if columns else None

@@ -65,13 +65,25 @@ def submit(app: App, game_id: str, command: dict, expect_version: int | None,
             explain_stale(app, game_id, expected, stale)
         raise
     game = game_helpers.fetch_game(api, game_id)
-    for line in game_helpers.tell(result.get("events") or [], game):
+    for line in game_helpers.tell(_with_undone_steps(api, game_id, result), game):
         click.echo(line)
     # What I have seen is my own command's result; whatever others did since is news for the
     # next command to report (a 409) rather than something I silently decided against.
     game_helpers.remember_version(api, game_id, result.get("version"))
     click.echo(f"Version {game.get('version', result.get('version'))}. "
                f"{game_helpers.whose_turn(game)}")
+
+
+def _with_undone_steps(api, game_id: str, result: dict) -> list[dict]:
+    """The answer's events, and before an undo the steps it took back: the narration then names
+    them ("You took back 2 steps: moved to 3c and ...") instead of only counting them."""
+    events = result.get("events") or []
+    undo = next((e for e in events if e.get("type") == "steps_undone"), None)
+    if undo is None:
+        return events
+    first = int(undo["seq"]) - int((undo.get("payload") or {}).get("events") or 0)
+    earlier = game_helpers.fetch_events(api, game_id, after=first - 1).get("events") or []
+    return [e for e in earlier if int(e["seq"]) < int(undo["seq"])] + events
 
 
 def explain_stale(app: App, game_id: str, expected: int, stale: Stale) -> None:

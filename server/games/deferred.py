@@ -41,11 +41,13 @@ class DeferredWrites:
         self._games: dict[str, tuple[int, dict[str, Any]]] = {}
 
     def add(self, statement: Prepared, rows: list[dict]) -> None:
+        keys = None
         for row in rows:
-            key = (id(statement), frozenset(row))
-            entry = self._rows.get(key)
-            if entry is None:
-                entry = self._rows[key] = (statement, [])
+            if keys is None or row.keys() != keys:  # (a call's rows mostly share their keys)
+                keys = row.keys()
+                entry = self._rows.get((id(statement), frozenset(keys)))
+                if entry is None:
+                    entry = self._rows[(id(statement), frozenset(keys))] = (statement, [])
             entry[1].append(row)
 
     def update_game(self, game_id: str, expected: int, values: dict[str, Any]) -> None:
@@ -56,8 +58,11 @@ class DeferredWrites:
             self._games[game_id] = (expected, dict(values))
 
     def merge(self, other: DeferredWrites) -> None:
-        for statement, rows in other._rows.values():
-            self.add(statement, rows)
+        for key, (statement, rows) in other._rows.items():
+            entry = self._rows.get(key)
+            if entry is None:
+                entry = self._rows[key] = (statement, [])
+            entry[1].extend(rows)
         for game_id, (expected, values) in other._games.items():
             self.update_game(game_id, expected, values)
 

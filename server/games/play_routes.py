@@ -17,6 +17,7 @@ from sqlmodel import select
 from server import wakeups
 from server.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED
 from server.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema, conditional
+from server.config import OPEN_WAITS_REFUSED
 from server.db import db_session
 from server.docs import document_errors, location
 from server.errors import fail
@@ -24,8 +25,8 @@ from server.games import lobby, posting, preconditions, seat_kinds, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.paths import game_path
-from server.games.posting import GameRow
 from server.games.routes import E404, NOT_MODIFIED, actor, plain_json
+from server.games.rows import GameRow
 from server.games.schemas import (
     MAX_VERSION,
     CommandRequestSchema,
@@ -305,6 +306,11 @@ class Events(MethodView):
         """The events after ``after`` as you may see them, the oldest first, at most ``limit``;
         with ``wait``, waits up to that many seconds for the next one (long poll). ETag and
         If-None-Match: 304 when unchanged (after the wait)."""
+        refused = request.environ.get("asgi.scope", {}).get(OPEN_WAITS_REFUSED)
+        if refused is not None:
+            fail(429, f"you already have {refused} open waits (events?wait=) on this server: "
+                      "close one, or ask without wait", headers={"Retry-After": "1"},
+                 limit=refused)
         session = db_session()
         user, game, seat = lobby.caller_and_game(session, game_id, required=False)
         my_seat = seat.seat if seat is not None else None

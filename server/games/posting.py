@@ -5,7 +5,8 @@ A post is the API's hottest write: its ORM session (two transactions, three mapp
 load, the unit of work at each commit) cost about a third of its time in the workers, more than
 its statements did. Here the same tables are read and written with Core statements compiled
 once and run on the driver (server/prepared.py), and the game is a `GameRow`: its values as
-attributes, which `service.apply_command` reads and sets as it would a mapped `Game`.
+attributes (server/games/rows.py), which `service.apply_command` reads and sets as it would a
+mapped `Game`.
 
     with posting.connect() as connection:              # reads in a read-only transaction
         caller = posting.caller_and_game(connection, game_id)
@@ -21,7 +22,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
 from flask import current_app
@@ -40,25 +40,12 @@ from server.auth import (
 )
 from server.db import READ_ONLY_OPTION
 from server.games.lobby import caller_game_and_seat, require_visible
+from server.games.rows import GAME_COLUMNS, GameRow
 from server.models import Game, IdempotencyRecord, Seat, User
 from server.prepared import Prepared
 
 _GAMES, _USERS, _SEATS = Game.__table__, User.__table__, Seat.__table__
 _IDEMPOTENCY = IdempotencyRecord.__table__
-GAME_COLUMNS = tuple(column.key for column in _GAMES.columns)
-
-
-class GameRow(SimpleNamespace):
-    """A games row's values as attributes, standing in for a mapped `Game` off the ORM. It keeps
-    the values it was read with, so that a command's UPDATE writes only what the command
-    changed."""
-
-    def __init__(self, **values: Any) -> None:
-        super().__init__(**values)
-        self._read = values
-
-    def changed(self, names: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(name for name in names if getattr(self, name) != self._read[name])
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,7 @@ def apply_command(
                                                   rows, actor, now)
         # A turn change or the end, for the game's webhooks (server/webhooks).
         hooked = webhook_queue.after_events(session, game, state_before, state_after, now)
-        _write_game_row(session, game, expected)
+        write_game_row(session, game, expected)
         # At the commit: the game's long-polls, the mail job for what was queued, the tick for a
         # turn the server is to play (server/wakeups).
         wakeups.note(session, f"g:{game.id}", *(["mail"] if queued else []),
@@ -265,14 +265,17 @@ def _set_turn_columns(game: Game, state_after: Any, now: datetime, same_turn: bo
         game.turn_started_at = now
 
 
-def _write_game_row(session: Session | Connection, game: Game, expected: int) -> None:
+def write_game_row(session: Session | Connection, game: Game, expected: int) -> None:
     """UPDATE the game's command columns where the version is still ``expected``; StaleVersion
     when another command got there first. The ORM is told the row is written, so the commit
-    does not write it again."""
+    does not write it again. (Also for the scheduler's changes of a claimed `GameRow`'s due
+    times outside a command.)"""
     # A mapped Game may carry changes made before the command: all its columns are written.
     # A GameRow knows what it was read with: the columns the command left alone are not (each
     # indexed column SET costs SQLite its index entries, in the WAL and its fsync).
     columns = _GAME_COLUMNS if isinstance(game, Game) else game.changed(_GAME_COLUMNS)
+    if not columns:
+        return  # (a command changes the version at least)
     values = {name: getattr(game, name) for name in columns}
     held = deferred_writes(session)
     if held is not None:  # a claimed game: written with the batch's other games at its end

@@ -14,6 +14,7 @@ longest a job sleeps. What each job does: server.scheduler.tick.
 
 import logging
 import os
+import signal
 import threading
 
 from server.scheduler.clock import Clock, system_clock
@@ -89,13 +90,20 @@ def start_embedded(app, clock: Clock = system_clock) -> Scheduler:
 
 
 def run_standalone(app, clock: Clock = system_clock) -> None:
-    """Run the jobs until interrupted."""
+    """Run the jobs until Ctrl-C or SIGTERM; either lets the work in hand finish first."""
+    stopping = threading.Event()
+    # Python's default for SIGTERM ends the process at once: a turn committed but not yet
+    # logged, a mail sent but not yet marked sent. A service manager stops us with SIGTERM.
+    previous = signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     scheduler = Scheduler(*_loops(app, clock)).start()
     log.info("scheduler %s running, woken by work, at least every %ss", scheduler.name,
              interval_seconds(app))
     try:
-        threading.Event().wait()
-    except (KeyboardInterrupt, SystemExit):
+        stopping.wait()
+    except KeyboardInterrupt:
         pass
     finally:
+        log.info("scheduler %s stopping: finishing the work in hand", scheduler.name)
         scheduler.shutdown(wait=True)
+        signal.signal(signal.SIGTERM, previous)
+        log.info("scheduler %s stopped", scheduler.name)

@@ -17,11 +17,12 @@
   then on, until the player sends a command again. The player is told by email each time a
   deadline passes; absent seats are not emailed for every turn.
 
-Several games share a transaction (`AUTOMATIC_BATCH` claimed at once), each played in a
-savepoint: a game that fails is rolled back alone and tried again `RETRY_AFTER_ERROR` later,
-the others' turns are committed. (`apply_command` rolls the whole transaction back on a version
-conflict, which cannot happen to a claimed, locked game; should it ever, the batch's other games
-are simply still due and played by the next batch.)
+Several games share a transaction (`AUTOMATIC_BATCH` claimed at once, as plain rows: server/
+games/rows.py), their writes held back to the batch's end (`play_batch`): a game that fails drops
+its own and is tried again `RETRY_AFTER_ERROR` later, the others' turns are committed.
+(`apply_command` rolls the whole transaction back on a version conflict, which cannot happen to a
+claimed, locked game; should it ever, the batch's other games are simply still due and played by
+the next batch.)
 """
 
 import logging
@@ -36,6 +37,7 @@ from sqlmodel import select
 from server import wakeups
 from server.db import session_scope
 from server.games.deferred import DeferredWrites, LostGameRow, deferring
+from server.games.rows import GameRow
 from server.models import Game, Seat
 from server.notifications import (
     SERVER_ACTOR,
@@ -48,8 +50,9 @@ from server.notifications import (
 from server.notifications.policy import Participant, played_for_you
 from server.scheduler.batch_states import preload_states
 from server.scheduler.bot_turns import bot_turn, plan_bot_turns
-from server.scheduler.claims import claim_games
+from server.scheduler.claims import claim_game_rows
 from server.scheduler.timers import HUMAN_DECISIONS
+from server.webhooks.queue import load_hooks
 
 log = logging.getLogger(__name__)
 # A turn the cautious policy could not finish in this many commands is a bug, not a long turn.
@@ -70,7 +73,7 @@ class AutomaticTurn:
     said: list[tuple] = field(default_factory=list, repr=False)  # log lines, for after the commit
 
 
-def _rng(game: Game) -> random.Random:
+def _rng(game: GameRow) -> random.Random:
     # Seeded by the game's secret and version: replaying the decision gives the same turn.
     return random.Random(f"{game.seed}/auto/{game.version}")
 
@@ -121,11 +124,13 @@ def _play_held_back(db, now, budget, given_up: set[str], plans: dict):
 
     turns: list[AutomaticTurn] = []
     with session_scope(db) as session:
-        games = claim_games(session, Game.automatic_due_at, now, given_up, AUTOMATIC_BATCH)
+        games = claim_game_rows(session, Game.automatic_due_at, now, given_up,
+                                AUTOMATIC_BATCH)
         if not games:
             return None
         preload_states(session, games)
         load_tables(session, games)
+        load_hooks(session, [game.id for game in games])
         batch = DeferredWrites()
         wakeups.hold(session)
         for index, game in enumerate(games):
@@ -141,7 +146,6 @@ def _play_held_back(db, now, budget, given_up: set[str], plans: dict):
                 given_up.add(game.id)
                 CACHE.forget_pending(session, game.id)  # its states were never written
                 forget_table(session, game.id)
-                session.expire(game)
                 _retry_later(session, game.id, now)
                 continue
             batch.merge(writes)
@@ -164,11 +168,13 @@ def play_batch_one_by_one(db, now: datetime, budget=None, given_up: set[str] | N
     failed: list[str] = []
     lost_batch = False
     with session_scope(db) as session:
-        games = claim_games(session, Game.automatic_due_at, now, given_up, AUTOMATIC_BATCH)
+        games = claim_game_rows(session, Game.automatic_due_at, now, given_up,
+                                AUTOMATIC_BATCH)
         if not games:
             return None
         preload_states(session, games)
         load_tables(session, games)
+        load_hooks(session, [game.id for game in games])
         outer = session.get_transaction()
         for index, game in enumerate(games):
             if index and budget is not None and not budget.left():
@@ -191,7 +197,6 @@ def play_batch_one_by_one(db, now: datetime, budget=None, given_up: set[str] | N
                     # server.games.cache; the savepoint's states must never be cached)
                     savepoint.rollback()
                 forget_table(session, game.id)
-                session.expire(game)
                 _retry_later(session, game.id, now)
                 continue
             if turn is not None:
@@ -225,22 +230,22 @@ def _postpone(db, game_id: str, now: datetime) -> None:
             session.add(game)
 
 
-def _apply(session, game: Game, state, command, now: datetime):
+def _apply(session, game: GameRow, state, command, now: datetime):
     """Apply one server command; the state after it."""
     from server.games.service import apply_command
 
     return apply_command(session, game, command, SERVER_ACTOR, now, state_before=state).state
 
 
-def _play(session, game: Game, now: datetime, plans: dict) -> AutomaticTurn | None:
+def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn | None:
     import engine
     from engine.policies import automatic_command, cautious_policy
-    from server.games.service import load_state
+    from server.games.service import load_state, write_game_row
 
     state = load_state(session, game)
     if state is None or engine.is_terminal(state):
         game.automatic_due_at = None
-        session.add(game)
+        write_game_row(session, game, game.version)
         return None
     if game.held_since is not None or game.paused_at is not None:
         # Due at a player's return from vacation (or the game was paused since it was due):
@@ -248,6 +253,7 @@ def _play(session, game: Game, now: datetime, plans: dict) -> AutomaticTurn | No
         from server.scheduler.timers import update_due_times
 
         update_due_times(session, game, state, now)
+        write_game_row(session, game, game.version)
         return None
     seat = engine.current_player(state)
     kind = engine.pending_kind(state)
@@ -324,7 +330,7 @@ def _play(session, game: Game, now: datetime, plans: dict) -> AutomaticTurn | No
     return turn
 
 
-def _play_bot(session, game: Game, state, seat: int, now: datetime, plans: dict) -> AutomaticTurn:
+def _play_bot(session, game: GameRow, state, seat: int, now: datetime, plans: dict) -> AutomaticTurn:
     """A bot seat's whole turn: the plan thought out before the lock (bot_turns.py), or, when
     the game moved on since, the turn thought out now."""
     import engine
@@ -341,11 +347,11 @@ def _play_bot(session, game: Game, state, seat: int, now: datetime, plans: dict)
     return turn
 
 
-def _seat(session, game: Game, seat: int):
+def _seat(session, game: GameRow, seat: int):
     return next((s for s in table_of(session, game)[0] if s.seat == seat), None)
 
 
-def _tell(session, game: Game, row, turn: AutomaticTurn, turn_started_at, now, reason) -> None:
+def _tell(session, game: GameRow, row, turn: AutomaticTurn, turn_started_at, now, reason) -> None:
     participant = Participant(row.seat, row.kind, row.user_id, row.absent)
     notice = played_for_you(game.id, participant, int(turn_started_at.timestamp()))
     played = [_say(c) for c in turn.commands]

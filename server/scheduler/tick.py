@@ -10,16 +10,20 @@ sent by
 `Ticker.deliver()` (the scheduler's `mail` job): renders and sends the outbox until nothing is due;
 `Ticker.deliver_webhooks()` (its `webhooks` job) does the same for the webhook deliveries.
 
-The two jobs run side by side, so a slow SMTP server or a long mail queue never delays a turn,
-and a long due-work tick never delays the mail. `Ticker.tick()` does both, one after the other
+The two jobs run side by side, so a slow SMTP server or a long mail queue never delays a turn;
+the mail lets a due-work tick in progress finish first (the turns before their mail), and goes
+on between ticks. `Ticker.tick()` does both, one after the other
 (`iridescia-server scheduler --once`, tests). Each step claims its work row by row, so a second
 scheduler, or a tick repeated after a crash, finds nothing left to do twice.
 """
 
+import dataclasses
 import logging
+import math
 import os
 import random
 import socket
+import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,15 +43,25 @@ from server.scheduler.nudges import Nudge, nudge_batch
 from server.webhooks.delivery import DeliveryReport, deliver_webhooks
 
 log = logging.getLogger(__name__)
-# After a tick that ran out of its budget: a second of work, then this long before the next.
-# A backlog of due turns (1,000 after a restart or an outage) is cleared within about two
-# seconds of falling due (bench/turns); the players are not kept waiting meanwhile: each batch is
-# its own short transaction (on SQLite a command waits for one batch at most, tens of ms), and
-# the pause leaves them the machine between ticks. (It was 5 s, the pace the default interval
-# gave a backlog when a turn cost 4-5 ms: 1,000 due turns took 16-27 s.)
-BACKLOG_PAUSE_SECONDS = 0.2
+# After a tick that ran out of its budget with work still due: the next tick, after only this
+# moment. A backlog of due turns (1,000 after a restart or an outage) is worked off tick after
+# tick; the players are not kept waiting meanwhile: each batch is its own short transaction (on
+# SQLite a command waits for one batch at most, tens of ms: server/sqlite_writers.py queues the
+# writers). (It was 5 s, then 0.2 s: of 1,000 due turns' 2-3 s at a loaded machine's pace, a
+# pause per second of work.)
+BACKLOG_PAUSE_SECONDS = 0.01
 # Messages one delivery sends at most; it stops when nothing is due long before this.
 DELIVERY_LIMIT = 1_000_000
+# The mail job delivers this many messages at a time, and before each such part waits for the
+# due work to be done: for the tick in progress, and for the next one when the last ran out of
+# budget with work still due (it starts within `BACKLOG_NEXT_TICK_SECONDS`), at most
+# `MAIL_WAITS_FOR_TICK_BUDGETS` budgets a part (mail is never held up for good). In one process the two share the interpreter, and rendering
+# a turn's mail (a board picture's rasterising holds the interpreter for 0.1-0.5 s) beside a
+# backlog of turns made the turns take three times as long (bench/turns). The turns are what is
+# late in a backlog; their mail follows it.
+MAIL_PART = 5
+MAIL_WAITS_FOR_TICK_BUDGETS = 5
+BACKLOG_NEXT_TICK_SECONDS = 0.5
 
 
 @dataclass
@@ -91,6 +105,10 @@ class Ticker:
         self.budget_seconds = budget_seconds(app)
         self._ticks = 0  # which step goes first: they take turns from tick to tick too
         self.mail_settings = MailSettings.for_app(app.config)
+        # Until when (time.monotonic) the mail waits for the due work: forever while a tick
+        # runs; shortly after one that left work due, for the next.
+        self._due_work_until = 0.0
+        self._due_work_changed = threading.Condition()
 
     @property
     def db(self):
@@ -99,6 +117,7 @@ class Ticker:
     def tick(self) -> TickReport:
         """The due work, then the delivery of all mail due (what the due work queued too)."""
         report = self.due_work()
+        self._due_work_goes_on(0.0)  # no tick follows this one's: its mail goes now
         report.mail.append(self.deliver())
         report.webhooks.append(self.deliver_webhooks())
         return report
@@ -106,6 +125,28 @@ class Ticker:
     def due_work(self) -> TickReport:
         """Reminders and automatic turns due now, until none is left or the budget is spent;
         then the tick's record. Sends no mail."""
+        self._due_work_goes_on(math.inf)
+        report = None
+        try:
+            report = self._due_work()
+            return report
+        finally:
+            more = report is not None and report.out_of_time
+            self._due_work_goes_on(time.monotonic() + BACKLOG_NEXT_TICK_SECONDS if more else 0.0)
+
+    def _due_work_goes_on(self, until: float) -> None:
+        with self._due_work_changed:
+            self._due_work_until = until
+            self._due_work_changed.notify_all()
+
+    def _after_due_work(self) -> None:
+        """Wait while due work runs or is about to go on (see MAIL_PART)."""
+        give_up = time.monotonic() + MAIL_WAITS_FOR_TICK_BUDGETS * self.budget_seconds
+        with self._due_work_changed:
+            while (wait := min(self._due_work_until, give_up) - time.monotonic()) > 0:
+                self._due_work_changed.wait(wait)
+
+    def _due_work(self) -> TickReport:
         now = self.clock()
         report = TickReport()
         budget = Budget(self.budget_seconds, self.timer)
@@ -166,10 +207,18 @@ class Ticker:
         return (min(due) - self.clock()).total_seconds() if due else None
 
     def deliver(self) -> FlushReport:
-        """Render and send the mail due now until none is left (each message at most once)."""
+        """Render and send the mail due now until none is left (each message at most once),
+        `MAIL_PART` messages at a time, each part after the due work waiting (see MAIL_PART)."""
         now = self.clock()
+        report = FlushReport()
         with self.app.app_context():
-            report = self._guarded("flush the outbox", self._flush, now, FlushReport())
+            while True:
+                self._after_due_work()
+                part = self._guarded("flush the outbox", self._flush, now, None)
+                if part is None:
+                    break
+                if not _merge(report, part):
+                    break
         if report.sent or report.parked:
             log.info("delivery %s: %d mail(s) sent, %d parked",
                      now.isoformat(timespec="seconds"), len(report.sent), len(report.parked))
@@ -195,7 +244,7 @@ class Ticker:
             self.mail_settings,
             self.clock,
             self.rng,
-            limit=DELIVERY_LIMIT,
+            limit=MAIL_PART,
         )
 
     def _guarded(self, what, step, *args):  # (what, step, *args, fallback)
@@ -220,6 +269,17 @@ class Ticker:
 def _aware(moment: datetime) -> datetime:
     """SQLite gives the stored UTC times back without their zone."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _merge(report: FlushReport, part: FlushReport) -> bool:
+    """Add a part's messages to the report; False when it handled none (nothing more due)."""
+    handled = False
+    for name in (f.name for f in dataclasses.fields(part)):
+        messages = getattr(part, name)
+        if isinstance(messages, list):
+            getattr(report, name).extend(messages)
+            handled = handled or bool(messages)
+    return handled
 
 
 def _add(done: list, batch: list | None) -> bool:

@@ -124,7 +124,7 @@ def update_due_times(session, game: Game, state_after, now: datetime, seats=None
 
 
 def _keep(session, game: Game) -> None:
-    """An ORM session writes the changed game at its commit; on a plain Connection (the command
-    post) the caller writes the row itself."""
-    if isinstance(session, OrmSession):
+    """An ORM session writes a changed mapped game at its commit; a plain row (server/games/
+    rows.py: the command post's, the scheduler's claimed games) is written by the caller."""
+    if isinstance(session, OrmSession) and isinstance(game, Game):
         session.add(game)

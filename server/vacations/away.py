@@ -45,6 +45,20 @@ def is_away(user: User, now: datetime) -> bool:
     return user.away_until is not None and user.away_until > now
 
 
+def summary(session, user: User, now: datetime) -> dict:
+    """Whether the player is away and until when, and the days they have left this year (the
+    API's answer, and the home page's)."""
+    counted = allowance(session, user, now)
+    here = not is_away(user, now)
+    until = None if here else user.away_until
+    message = ("you are not away" if here else
+               f"away until {until.strftime('%Y-%m-%d %H:%M UTC')}: your turns wait for you")
+    return {"away_until": until, "year": counted.year, "days_per_year": counted.days_per_year,
+            "days_used": counted.used, "days_left": counted.left,
+            "message": f"{message}; {counted.left} of {counted.days_per_year} vacation days "
+                       f"left in {counted.year}"}
+
+
 def _current(vacations: list[Vacation], now: datetime) -> Vacation | None:
     return next((v for v in vacations if v.starts_at <= now < v.ends_at), None)
 

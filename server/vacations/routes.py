@@ -19,18 +19,6 @@ blp = Blueprint("vacations", __name__, description="Vacations and pauses: time a
                                                      "table (docs/vacations.md)")
 
 
-def vacation_json(session, user, moment) -> dict:
-    counted = away.allowance(session, user, moment)
-    here = not away.is_away(user, moment)
-    until = None if here else user.away_until
-    message = ("you are not away" if here else
-               f"away until {until.strftime('%Y-%m-%d %H:%M UTC')}: your turns wait for you")
-    return {"away_until": until, "year": counted.year, "days_per_year": counted.days_per_year,
-            "days_used": counted.used, "days_left": counted.left,
-            "message": f"{message}; {counted.left} of {counted.days_per_year} vacation days "
-                       f"left in {counted.year}"}
-
-
 @blp.route("/users/me/vacation")
 class Vacation(MethodView):
     @blp.response(200, VacationSchema)
@@ -38,7 +26,7 @@ class Vacation(MethodView):
     @document_errors(401, 429)
     def get(self):
         """Your vacation, and the days you have left this year."""
-        return vacation_json(db_session(), require_user(), now())
+        return away.summary(db_session(), require_user(), now())
 
     @blp.arguments(VacationRequestSchema())
     @blp.response(200, VacationSchema)
@@ -52,7 +40,7 @@ class Vacation(MethodView):
         user, session, moment = require_user(), db_session(), now()
         away.start_vacation(session, user, data["until"], moment)
         session.commit()
-        return vacation_json(session, user, moment)
+        return away.summary(session, user, moment)
 
     @blp.response(200, VacationSchema)
     @blp.doc(security=SECURITY_REQUIRED)
@@ -63,7 +51,7 @@ class Vacation(MethodView):
         user, session, moment = require_user(), db_session(), now()
         away.end_vacation(session, user, moment)
         session.commit()
-        return vacation_json(session, user, moment)
+        return away.summary(session, user, moment)
 
 
 def _member_game(session, game_id: str):

@@ -92,8 +92,10 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
 
     from server.web.routes import blp
+    from server.web.time_away import blp as time_away
 
     app.register_blueprint(blp)
+    app.register_blueprint(time_away)
     assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")

@@ -1,4 +1,5 @@
-"""The pages: home (/), signing in and out, registering, a game's page and playing from it.
+"""The pages: home (/), signing in and out, registering, a game's page and playing from it
+(pausing and vacations: time_away.py).
 
 Server-rendered with Jinja2; everything works without JavaScript. Errors are pages too (see
 server/web/__init__.py): ``fail(status, message)`` as in the API.
@@ -13,6 +14,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from marshmallow import ValidationError
 from sqlmodel import select
 
+from server import clock
 from server.db import db_session
 from server.errors import fail
 from server.games import listing, lobby, service
@@ -20,6 +22,7 @@ from server.models import Game, Outbox, User, utcnow
 from server.rate_limits import spend_account_request
 from server.users.accounts import AlreadyRegistered, register_user
 from server.users.schemas import UserCreateSchema
+from server.vacations import away
 from server.web import sessions
 from server.web.game_page import page_context, stories
 
@@ -27,7 +30,7 @@ blp = Blueprint("pages", __name__, template_folder="templates")
 
 
 @blp.before_request
-def _csrf() -> None:
+def protect_forms() -> None:
     """Every page form carries the session's CSRF token (Flask-WTF): another site's page cannot
     post in a signed-in player's name."""
     if request.method == "POST":
@@ -46,11 +49,12 @@ def _page_user() -> User | None:
 @blp.get("/")
 def home():
     user = _page_user()
-    games = []
+    games, vacation = [], None
     if user is not None:
         session = db_session()
         games = lobby.games_json(session, listing.games_of(session, user), user)
-    return render_template("home.html", user=user, games=games)
+        vacation = away.summary(session, user, clock.now())
+    return render_template("home.html", user=user, games=games, vacation=vacation)
 
 
 @blp.post("/sign-in")
@@ -271,7 +275,7 @@ def post_message(game_id: str):
     return redirect(url_for("pages.game_page", game_id=game.id) + "#talk", 303)
 
 
-def _seated_player(session, game_id: str) -> tuple[User, Game]:
+def seated_player(session, game_id: str) -> tuple[User, Game]:
     user, game, seat = _viewer(session, game_id)
     if user is None:
         fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
@@ -287,7 +291,7 @@ def set_webhook(game_id: str):
     from server.webhooks import registry
 
     session = db_session()
-    user, game = _seated_player(session, game_id)
+    user, game = seated_player(session, game_id)
     format = request.form.get("format") or None
     if format not in (None, "json", "discord", "slack"):
         fail(422, f"format {format!r}: choose JSON, Discord or Slack")
@@ -306,7 +310,7 @@ def remove_webhook(game_id: str):
     from server.webhooks import registry
 
     session = db_session()
-    user, game = _seated_player(session, game_id)
+    user, game = seated_player(session, game_id)
     registry.remove(session, game.id, user.id)
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)

@@ -63,7 +63,9 @@ def test_undo_from_the_terminal_in_a_solo_game_that_then_verifies(run, live, tmp
     assert undone.exit_code == 0, undone.output
     lines = undone.output.splitlines()
     count = "a step" if steps.startswith("(undo takes back 1 ") else "2 steps"
-    assert lines[0] == f"You took back {count}."
+    # The steps are named: the move the player just made is among them.
+    assert lines[0].startswith(f"You took back {count}: "), lines
+    assert f"moved to {move.split()[1]}" in lines[0], lines
     assert lines[1:] == [f"Version {version + 1}. Your turn."]
     # The turn goes on from the reveal: the same move is offered again.
     assert move in listed_lines(cli, "ada", game)

@@ -1,4 +1,5 @@
-"""Helpers for the reliability tests: players and games through the API, and the log checks.
+"""Helpers for the reliability tests: players and games through the API (absent players' games
+too), the log checks, and counts of what the scheduler said in its log.
 
     api = Api(app.test_client())            # or Api(requests.Session(), base_url)
     ada = api.register("ada")
@@ -13,6 +14,7 @@ yields exactly the events stored after it, and the events fold into the state th
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +22,7 @@ import sqlalchemy as sa
 from sqlmodel import select
 
 from server.db import session_scope
-from server.models import Command, Event, Game
+from server.models import Command, Event, Game, Seat
 from tests.accounts import confirm
 
 
@@ -164,3 +166,47 @@ def dump_database(db: sa.engine.Engine) -> str:
             for row in connection.execute(sa.text(f'SELECT * FROM "{table}"')):
                 lines.append(f"{table}: {tuple(row)!r}")
     return "\n".join(lines)
+
+
+def turns_played_for_absent_seats(db, game_ids) -> int:
+    """How many turns (absent seats' and removal turns) the server played, from the logs."""
+    import engine
+
+    turns = 0
+    with session_scope(db) as session:
+        for game_id in game_ids:
+            events = [e.payload for e in session.exec(select(Event).where(Event.game_id == game_id)
+                                                      .order_by(Event.seq))]  # type: ignore[arg-type]
+            rows = session.exec(select(Command).where(Command.game_id == game_id)
+                                .order_by(Command.version)).all()  # type: ignore[arg-type]
+            state, seen = None, set()
+            for row, following in zip(rows, [*rows[1:], None], strict=True):
+                if row.actor == "server" and state is not None:
+                    seen.add((state.turn.number, state.turn.seat))
+                end = following.version if following else len(events)
+                state = engine.replay([engine.event_from_dict(e)
+                                       for e in events[row.version:end]], state)
+            turns += len(seen)
+    return turns
+
+
+def games_said(log: str, what: str, game_ids) -> int:
+    """How many lines of ``log`` say ``what`` of one of these games."""
+    return sum(game_id in game_ids
+               for game_id in re.findall(rf"game (\w+): [^\n]*{re.escape(what)}", log))
+
+
+def absent_games(api, db, count: int) -> dict:
+    """2-player games whose both seats are absent before the start: the server plays them."""
+    games = {}
+    for number in range(count):
+        first, second = api.register(f"away{number}a"), api.register(f"away{number}b")
+        game = api.ok("POST", "/games", first, {"seats": 2})
+        api.ok("POST", "/games/join", second, {"code": game["join_code"]})
+        with session_scope(db) as session:
+            for seat in session.exec(select(Seat).where(Seat.game_id == game["id"])):
+                seat.absent = True
+                session.add(seat)
+        api.ok("POST", f"/games/{game['id']}/start", first)
+        games[game["id"]] = first
+    return games

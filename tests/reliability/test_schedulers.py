@@ -18,8 +18,13 @@ import time
 from sqlmodel import select
 
 from server.db import session_scope
-from server.models import Command, Event, Game, Seat
-from tests.reliability.helpers import verify_log
+from server.models import Command, Event, Game
+from tests.reliability.helpers import (
+    absent_games,
+    games_said,
+    turns_played_for_absent_seats,
+    verify_log,
+)
 from tests.reliability.processes import ServerProcess
 
 GAMES = 10
@@ -83,57 +88,13 @@ def _rhom_turns(db, game_ids) -> tuple[list, list]:
     return commands, delays
 
 
-def _absent_games(api, db, count: int) -> dict:
-    """2-player games whose both seats are absent before the start: the server plays them."""
-    games = {}
-    for number in range(count):
-        first, second = api.register(f"away{number}a"), api.register(f"away{number}b")
-        game = api.ok("POST", "/games", first, {"seats": 2})
-        api.ok("POST", "/games/join", second, {"code": game["join_code"]})
-        with session_scope(db) as session:
-            for seat in session.exec(select(Seat).where(Seat.game_id == game["id"])):
-                seat.absent = True
-                session.add(seat)
-        api.ok("POST", f"/games/{game['id']}/start", first)
-        games[game["id"]] = first
-    return games
-
-
-def _turns_played_for_absent_seats(db, game_ids) -> int:
-    """How many turns (absent seats' and removal turns) the server played, from the logs."""
-    import engine
-
-    turns = 0
-    with session_scope(db) as session:
-        for game_id in game_ids:
-            events = [e.payload for e in session.exec(select(Event).where(Event.game_id == game_id)
-                                                      .order_by(Event.seq))]  # type: ignore[arg-type]
-            rows = session.exec(select(Command).where(Command.game_id == game_id)
-                                .order_by(Command.version)).all()  # type: ignore[arg-type]
-            state, seen = None, set()
-            for row, following in zip(rows, [*rows[1:], None], strict=True):
-                if row.actor == "server" and state is not None:
-                    seen.add((state.turn.number, state.turn.seat))
-                end = following.version if following else len(events)
-                state = engine.replay([engine.event_from_dict(e)
-                                       for e in events[row.version:end]], state)
-            turns += len(seen)
-    return turns
-
-
-def _games_said(log: str, what: str, game_ids) -> int:
-    """How many lines of ``log`` say ``what`` of one of these games."""
-    return sum(game_id in game_ids
-               for game_id in re.findall(rf"game (\w+): [^\n]*{re.escape(what)}", log))
-
-
 def test_two_scheduler_processes_play_each_rhom_turn_once(api, database_url, db, tmp_path):
     players = [api.register(f"solo{n}") for n in range(GAMES)]
     games = {api.new_game(player, [], rhom_delay_seconds=0): player for player in players}
     # On SQLite, games nobody present plays are played back to back within one tick (up to 200
     # turns), and the schedulers' write transactions then starve the players' requests past the
     # busy timeout (503): seen here, reported, not asserted because it depends on timing.
-    absent = _absent_games(api, db, ABSENT_GAMES if database_url.startswith("postgresql") else 0)
+    absent = absent_games(api, db, ABSENT_GAMES if database_url.startswith("postgresql") else 0)
     settings = {"IRIDESCIA_SCHEDULER_INTERVAL_SECONDS": "0.5"}
     schedulers = [ServerProcess(tmp_path, database_url, "scheduler", settings=settings,
                                 name=f"scheduler{n}") for n in (1, 2)]
@@ -155,7 +116,7 @@ def test_two_scheduler_processes_play_each_rhom_turn_once(api, database_url, db,
             scheduler.stop()
 
     commands, delays = _rhom_turns(db, games)
-    absent_turns = _turns_played_for_absent_seats(db, absent)
+    absent_turns = turns_played_for_absent_seats(db, absent)
     # Besides the Rhom's turns, the server plays the human's removal turns once they reached
     # the castle (no grace period): nothing else.
     assert {kind for *_, kind in commands} <= {"rhom_turn", "remove_tile"}, commands[:5]
@@ -164,11 +125,11 @@ def test_two_scheduler_processes_play_each_rhom_turn_once(api, database_url, db,
     assert commands
     logs = [scheduler.log(tail=None) for scheduler in schedulers]
     said = [len(re.findall(r"the server played the rhom turn", log)) for log in logs]
-    said_removals = [_games_said(log, "the server played the removal turn", games)
+    said_removals = [games_said(log, "the server played the removal turn", games)
                      for log in logs]
     assert sum(said_removals) == len(removals), (said_removals, len(removals))
-    said_absent = [_games_said(log, "is absent; the server played its turn", absent)
-                   + _games_said(log, "the server played the removal turn", absent)
+    said_absent = [games_said(log, "is absent; the server played its turn", absent)
+                   + games_said(log, "the server played the removal turn", absent)
                    for log in logs]
     failed = [len(re.findall(r"automatic turn in game \w+ failed|Traceback", log)) for log in logs]
     assert sum(said) == len(commands), (said, len(commands))

@@ -14,7 +14,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from server.db import app_engine, session_scope
-from server.models import Command, Event, Game, Outbox, Seat
+from server.models import Command, Event, Game, Outbox, Seat, WebhookDelivery
 from server.scheduler import automatic
 from server.scheduler.automatic import RETRY_AFTER_ERROR, play_batch, play_due_turns
 
@@ -135,6 +135,42 @@ def test_two_schedulers_sharing_batches_play_each_turn_once(app, overdue, monkey
     assert sorted(played) == sorted(ids)  # every turn once, by one scheduler or the other
     after = _snapshot(app, ids)
     assert all(_played(before, after, g) for g in ids)
+
+
+def test_each_game_of_a_batch_tells_its_webhook_of_its_turn_and_a_failing_one_tells_none(
+    app, table, monkeypatch
+):
+    app.config["WEBHOOK_ALLOW_PRIVATE"] = 1
+    ada, bob = table.register("Ada"), table.register("Bob")
+    ids = [table.new_game(ada, [bob], seed=f"hooked-{n}", turn_deadline_hours=1,
+                          webhook={"url": "http://127.0.0.1:9/hook"}) for n in range(3)]
+    now = table.game(ids[-1]).deadline_at + timedelta(minutes=1)
+    broken = ids[1]
+    real_play = automatic._play
+
+    def play(session, game, when, plans):
+        turn = real_play(session, game, when, plans)  # its delivery is queued, then it fails
+        if game.id == broken:
+            raise RuntimeError("the engine gave up on this game")
+        return turn
+
+    monkeypatch.setattr(automatic, "_play", play)
+    before = _deliveries(app, ids)
+    with app.app_context():
+        turns = play_batch(app_engine(app), now)
+    after = _deliveries(app, ids)
+
+    assert sorted(t.game_id for t in turns) == sorted([ids[0], ids[2]])
+    for game_id in (ids[0], ids[2]):  # the turn passed on: one delivery, at the new version
+        assert after[game_id] == before[game_id] + [(_game(app, game_id).version, "turn")]
+    assert after[broken] == before[broken]
+
+
+def _deliveries(app, ids):
+    with session_scope(app_engine(app)) as session:
+        return {game_id: [(d.version, d.event) for d in session.exec(
+            select(WebhookDelivery).where(WebhookDelivery.game_id == game_id)
+            .order_by(WebhookDelivery.version))] for game_id in ids}
 
 
 def _game(app, game_id):

@@ -14,6 +14,7 @@ from sqlmodel import select
 import engine
 from server.db import app_engine, session_scope
 from server.models import Command, Game, Outbox
+from server.scheduler import automatic
 from server.scheduler.tick import Ticker
 from tests.scheduler.helpers import Clock
 
@@ -21,7 +22,7 @@ GAMES = 3
 
 
 @pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
-def test_two_schedulers_play_every_automatic_turn_exactly_once(app, table, caplog):
+def test_two_schedulers_play_every_automatic_turn_exactly_once(app, table, caplog, monkeypatch):
     players = [table.register(name) for name in ("Ada", "Bob", "Cy", "Di", "Eve", "Fay")]
     game_ids = [
         table.new_game(
@@ -36,15 +37,23 @@ def test_two_schedulers_play_every_automatic_turn_exactly_once(app, table, caplo
     ]
     clock = Clock(table.game(game_ids[0]).turn_started_at)
     reports = {"one": [], "two": []}
+    # One game per claim, and the two ticks start together each round: the schedulers contend
+    # for the same due games (with the default batch, whichever claims first takes all three).
+    monkeypatch.setattr(automatic, "AUTOMATIC_BATCH", 1)
+    rounds = threading.Barrier(2, timeout=60)
 
     def run(name):
         ticker = Ticker(app, clock, name=name)
         for _ in range(400):
-            clock.advance(hours=2)  # past every deadline that was set since
+            rounds.wait()  # neither ticks while the other looks
+            if name == "one":
+                clock.advance(hours=2)  # past every deadline that was set since
+            finished = all(table.game(g).status == "finished" for g in game_ids)
+            rounds.wait()
+            if finished:
+                return
             report = ticker.tick()
             reports[name].extend(report.automatic)
-            if all(table.game(g).status == "finished" for g in game_ids):
-                return
 
     with caplog.at_level(logging.WARNING):
         threads = [threading.Thread(target=run, args=(name,)) for name in reports]

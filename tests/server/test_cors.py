@@ -87,3 +87,34 @@ def test_only_the_api(database_url, path):
                                                            ).headers
     assert client.get("/api/v1/health", headers={"Origin": APP_ORIGIN}
                       ).headers["Access-Control-Allow-Origin"] == APP_ORIGIN
+
+
+def test_the_fronts_refusal_of_one_wait_too_many_is_readable_across_origins(database_url):
+    """The ASGI front refuses a long poll beyond the client's open waits; the browser on the
+    named origin can read why (the answer carries CORS like every other)."""
+    import requests
+
+    from tests.server.front import served_front
+    from tests.server.helpers import Player
+    from tests.server.play import create_started_game
+
+    app = _app(database_url, APP_ORIGIN)
+    app.config["LONG_POLL_MAX_PER_CLIENT"] = 0  # any wait is one too many
+    client = app.test_client()
+    ada, bob = (Player(b["id"], b["name"], b["email"], b["token"]) for b in (
+        client.post("/api/v1/users", json={"name": n, "email": f"{n}@example.org"}).json
+        for n in ("ada", "bob")))
+    game = create_started_game(client, [ada, bob])
+    with served_front(app) as base:
+        refused = requests.get(f"{base}/api/v1/games/{game['id']}/events?after=0&wait=5",
+                               headers={"Origin": APP_ORIGIN, **ada.headers}, timeout=10)
+        unmarked = requests.get(f"{base}/api/v1/games/{game['id']}/events?after=0",
+                                headers={"Origin": APP_ORIGIN, **ada.headers}, timeout=10)
+    assert refused.status_code == 429, refused.text
+    assert refused.json()["message"] == ("you already have 0 open waits (events?wait=) on this "
+                                         "server: close one, or ask without wait")
+    assert refused.json()["details"] == {"limit": 0}
+    assert refused.headers["Retry-After"] == "1"
+    assert refused.headers["Access-Control-Allow-Origin"] == APP_ORIGIN
+    assert "Retry-After" in refused.headers["Access-Control-Expose-Headers"]
+    assert unmarked.status_code == 200 and unmarked.json()["events"]  # no wait: answered

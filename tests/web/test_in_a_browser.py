@@ -1,5 +1,6 @@
 """The pages in a real browser (headless Chromium, Selenium): the board and the names, signing in
-from an email, a whole turn played by clicking, a 409, a replay, /docs offline.
+from an email, a whole turn played by clicking, a 409, a replay, /docs offline, a pause and a
+vacation.
 
 On SQLite only: these test the pages as a person uses them; the pages' storage is tested on both
 databases by test_pages.py."""
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 
 import pytest
@@ -233,3 +234,29 @@ def test_table_talk_is_typed_posted_and_shown_as_text(table, browser):
     assert message.find_element(By.CSS_SELECTOR, ".text").text == (
         "<script>document.title='pwned'</script> good luck")
     assert browser.title != "pwned"
+
+
+def test_pausing_by_clicking_and_a_vacation_from_the_home_page(table, browser):
+    app, url, api, ada, bob, game = table
+    page = f"{url}/games/{game['id']}"
+    api.post(f"/api/v1/games/{game['id']}/pause", headers=bob.headers)  # Bob asked already
+    _sign_in(browser, app, url, ada)
+    browser.get(page)
+    click(browser, browser.find_element(By.XPATH, "//button[.='Ask to pause the game']"))
+    assert browser.current_url == page
+    assert "The game is paused" in browser.find_element(By.CSS_SELECTOR, "p.status").text
+    click(browser, browser.find_element(By.XPATH, "//button[.='Resume the game']"))
+    assert "The game is paused" not in browser.find_element(By.CSS_SELECTOR, "p.status").text
+    assert api.get(f"/api/v1/games/{game['id']}", headers=bob.headers).json["paused"] is False
+
+    browser.get(f"{url}/")
+    day = browser.find_element(By.CSS_SELECTOR, "input[name=until]")
+    until = datetime.now(UTC).date() + timedelta(days=5)
+    # A date input takes what a person types, in the browser's locale order: set it directly.
+    browser.execute_script("arguments[0].value = arguments[1]", day, until.isoformat())
+    click(browser, browser.find_element(By.XPATH, "//button[.='Go on vacation']"))
+    text = browser.find_element(By.CSS_SELECTOR, "p.vacation").text
+    assert text.startswith(f"Away until {until.isoformat()} 00:00 UTC"), text
+    browser.get(page)
+    assert f"away until {until.isoformat()}" in browser.find_element(
+        By.CSS_SELECTOR, "ul.players").text
