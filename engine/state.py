@@ -7,6 +7,7 @@ changing them in place, so unchanged parts are shared between successive states.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, fields
 
 from .data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
@@ -174,13 +175,20 @@ def _tuple(v):
 
 def _from(cls, d: dict, converters: dict):
     kwargs = {}
-    for f in fields(cls):
-        if f.name not in d:  # a snapshot stored before the field existed: its default
+    for name in _field_names(cls):
+        if name not in d:  # a snapshot stored before the field existed: its default
             continue
-        v = d[f.name]
-        conv = converters.get(f.name)
-        kwargs[f.name] = conv(v) if conv is not None and v is not None else v
+        v = d[name]
+        conv = converters.get(name)
+        kwargs[name] = conv(v) if conv is not None and v is not None else v
     return cls(**kwargs)
+
+
+@functools.cache
+def _field_names(cls) -> tuple[str, ...]:
+    # dataclasses.fields() builds its tuple anew at each call: over half of parsing a snapshot
+    # (a state, its players, its turn and the turn's undo base) went there.
+    return tuple(f.name for f in fields(cls))
 
 
 _PLAYER = {k: _tuple for k in ("items", "tiles", "relics", "reserved_relics", "objectives")}

@@ -1,16 +1,20 @@
 """Cold reads at scale: views, game lists and posts of random games and users, beside a noop.
 
     python -m bench.scale.cold [--games 10000] [--requests 200] [--backend sqlite ...]
+                               [--against OTHER_CHECKOUT ...]
 
 A fresh database gets 10,000 games in mixed states (70 % in progress, 15 % open, 15 %
 finished; bench/scale/populate.py), among them games of about 100, 300 and 600 events, half of
 those with their snapshots deleted ("snapshots off"), and three users in 10, 100 and 1,000 games.
 Then, for each measurement, a fresh gunicorn (2 sync workers) with the state cache off
 (`IRIDESCIA_STATE_CACHE_SIZE=0`: every read derives its state from the rows) serves requests one
-at a time, each for a game or user picked at random; beside it, in the same run, the same
-gunicorn setup serving `GET /noop` (bench/api/baseline.py). Prints p50/p99 of each and each
-p99's ratio to the noop's (targets: cold view p99 <= 3x noop p99 at any log length; game list
-p99 of the user in 100 games <= 3x noop p99).
+at a time, each for a game or user picked at random; beside it, request by request, the same
+gunicorn setup serving `GET /noop` (bench/api/baseline.py) and, with ``--against``, a gunicorn of
+each other checkout's code (e.g. `git archive` of the commit before, to compare in one run).
+Prints p50/p99 of each and each p99's ratio to the p99 of the noop beside it (targets: cold
+view p99 <= 3x noop p99 at any log length; game list, first page as a client gets it by
+default, of the user in 100 games <= 3x noop p99). ``--games``, ``--per-length``, ``--users``
+and ``--requests`` make it smaller for a busy machine.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import os
 import random
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -140,7 +145,7 @@ def report(backend: str, what: str, latencies: list[float], noop_p99: float | No
     verdict = ""
     if target and ratio is not None:
         verdict = f" (target <= x{TARGET_RATIO:g}: {'met' if ratio <= TARGET_RATIO else 'MISSED'})"
-    print(f"{backend:<10} {what:<46} p50 {p50:7.1f} ms  p99 {p99:7.1f} ms"
+    print(f"{backend:<10} {what:<58} p50 {p50:7.1f} ms  p99 {p99:7.1f} ms"
           + (f"  x{ratio:.1f} noop p99{verdict}" if ratio is not None else "")
           + f"  load {load_average()}", flush=True)
     return {"p50_ms": p50, "p99_ms": p99, "ratio_to_noop_p99": ratio, "requests": len(latencies),
@@ -168,6 +173,10 @@ def measure(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
 
     rng = random.Random(args.seed)
     env = servers.server_env(url, workdir, IRIDESCIA_STATE_CACHE_SIZE="0")
+    # The code compared with (--against: another checkout), served beside this one.
+    sides = {"": (env, servers.ROOT)}
+    for other in args.against or []:
+        sides[f" [{other.name}]"] = ({**env, "PYTHONPATH": str(other)}, other)
     baseline.create_tables(url)
     results = {}
     players = built["players"]
@@ -176,20 +185,40 @@ def measure(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
         for _ in range(20):
             request(noop, "GET", "/noop")
         noop_latencies = [request(noop, "GET", "/noop") for _ in range(args.requests)]
-        results["noop"] = report(backend, "noop (same gunicorn setup)", noop_latencies, None)
-        noop_p99 = results["noop"]["p99_ms"]
+        results["noop"] = report(backend, "noop (same gunicorn setup), alone", noop_latencies,
+                                 None)
 
         def served(name: str, paths: list[tuple[str, str, str | None, dict | None]],
-                   target: bool = False) -> None:
-            # A fresh gunicorn per measurement: its workers' first requests also pay for lazy
-            # imports, so a few requests of another kind go first.
-            with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (
-                    port, _):
-                for _ in range(4):
-                    request(port, "GET", "/api/v1/health")
-                latencies = [request(port, method, path, token, body)
-                             for method, path, token, body in paths]
-            results[name] = report(backend, name, latencies, noop_p99, target)
+                   target: bool = False, split: bool = False) -> None:
+            """Each side's fresh gunicorn and the noop take turns, request by request, so that
+            the machine's load weighs on them alike; each p99 is compared with the noop's
+            beside it. ``split``: each side gets its own share of ``paths`` (posts change the
+            game they go to)."""
+            with ExitStack() as stack:
+                # A fresh gunicorn per measurement: its workers' first requests also pay for
+                # lazy imports, so a few requests of another kind go first.
+                ports = {}
+                for label, (side_env, root) in sides.items():
+                    ports[label] = stack.enter_context(servers.gunicorn(
+                        "server:create_app()", side_env, workdir, "/api/v1/health", root=root))[0]
+                    for _ in range(4):
+                        request(ports[label], "GET", "/api/v1/health")
+                shares = ({label: paths[i::len(sides)] for i, label in enumerate(sides)} if split
+                          else {label: paths for label in sides})
+                latencies = {label: [] for label in sides}
+                beside = []
+                for index in range(max(len(share) for share in shares.values())):
+                    turn = list(sides)[index % len(sides):] + list(sides)[:index % len(sides)]
+                    for label in turn:
+                        if index < len(shares[label]):
+                            latencies[label].append(request(ports[label], *shares[label][index]))
+                    beside.append(request(noop, "GET", "/noop"))
+            noop_p99 = percentile(beside, 0.99)
+            results[f"{name}: noop beside"] = report(backend, f"{name}: noop beside", beside,
+                                                     None)
+            for label in sides:
+                results[name + label] = report(backend, name + label, latencies[label], noop_p99,
+                                               target)
 
         def views(ids):
             return [("GET", f"/api/v1/games/{g}/view", rng.choice(players[g]["tokens"]), None)
@@ -206,11 +235,12 @@ def measure(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
             for snapshots in ("on", "off"):
                 served(f"cold view, {sets['events']}-event games, snapshots {snapshots}",
                        views(sets[snapshots]), target=True)
-        served("game list, random ordinary users",
+        # The list as a client asks for it: GET /games, its first page (20 games).
+        served("game list (page 1), random ordinary users",
                [("GET", "/api/v1/games", rng.choice(built["ordinary"]), None)
                 for _ in range(args.requests)])
         for count, token in sorted(built["heavy"].items()):
-            served(f"game list, user in {count} games",
+            served(f"game list (page 1), user in {count} games",
                    [("GET", "/api/v1/games", token, None)] * args.requests, target=count == 100)
         db = get_engine(url)
         for sets in built["by_length"].values():
@@ -221,7 +251,8 @@ def measure(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
                     posts.append(("POST", f"/api/v1/games/{game_id}/commands",
                                   players[game_id]["to_act"],
                                   {"command": command, "expected_version": version}))
-                served(f"cold post, {sets['events']}-event games, snapshots {snapshots}", posts)
+                served(f"cold post, {sets['events']}-event games, snapshots {snapshots}", posts,
+                       split=True)
     return results
 
 
@@ -237,6 +268,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--backend", action="append", choices=["sqlite", "postgresql"])
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--against", type=Path, metavar="OTHER_CHECKOUT", action="append",
+                        help="also serve this checkout's code (e.g. an export of the commit "
+                             "before), beside this one, request by request; repeatable")
     args = parser.parse_args(argv)
 
     def measure_backend(backend: str, url: str, workdir: Path) -> dict:

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import g
 from sqlalchemy import and_, bindparam, func
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from engine.wording import clean
@@ -22,6 +23,7 @@ from server.auth import (
     refuse_token,
     require_user,
 )
+from server.db import sql
 from server.errors import fail
 from server.games import seat_kinds, service
 from server.games.pace import pace_name, time_left
@@ -104,17 +106,6 @@ _GAME_AND_SEAT = (
 
 
 # Built once; plain rows, not ORM objects (a list may hold many games and seats).
-# Only what `_game_json` and the order read: on PostgreSQL every column of every row costs.
-_LISTED_COLUMNS = ("id", "status", "public", "join_code", "seats", "rhom", "variants", "version",
-                   "rules_version",
-                   "seed_hash", "current_seat", "pending_kind", "deadline_at", "created_at",
-                   "paused_at", *SETTING_NAMES)
-_GAMES_OF_USER = (
-    select(*(Game.__table__.c[name] for name in _LISTED_COLUMNS),
-           Seat.seat.label("my_seat_number"))
-    .join(Seat, Seat.game_id == Game.id)
-    .where(Seat.user_id == bindparam("user_id"))
-)
 _SEATS_OF_GAMES = (
     select(Seat.id, Seat.game_id, Seat.seat, Seat.user_id, Seat.kind, Seat.absent, Seat.joined_at,
            Seat.bot_policy, Seat.wants_pause, User.away_until,
@@ -322,20 +313,6 @@ def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
     )
 
 
-def games_of(session: Session, user: User) -> list[Any]:
-    """The user's games: my turn first, then nearest deadline, then newest. Plain rows with the
-    game's columns (read like a Game), not ORM objects: a list may hold many games."""
-    rows = session.connection().execute(_GAMES_OF_USER, {"user_id": user.id}).all()
-
-    def order(row: Any) -> tuple:
-        my_turn = (row.status == "active" and row.my_seat_number is not None
-                   and row.current_seat == row.my_seat_number)
-        deadline = row.deadline_at.timestamp() if row.deadline_at else float("inf")
-        return (not my_turn, deadline, -row.created_at.timestamp(), row.id)
-
-    return sorted(rows, key=order)
-
-
 def is_my_turn(game: Game, seat: Seat | None) -> bool:
     return (game.status == "active" and seat is not None and seat.seat is not None
             and game.current_seat == seat.seat)
@@ -345,13 +322,12 @@ def game_json(session: Session, game: Game, user: User | None) -> dict[str, Any]
     return games_json(session, [game], user)[0]
 
 
-def games_json(session: Session, games: list[Any], user: User | None) -> list[dict[str, Any]]:
-    """Games (Game objects or `games_of` rows) as the API shows them to ``user``, in one
+def games_json(session: Session | Connection, games: list[Any], user: User | None) -> list[dict[str, Any]]:
+    """Games (Game objects or `listing` rows) as the API shows them to ``user``, in one
     statement for their seats whatever their number."""
     if not games:
         return []
-    seats = session.connection().execute(
-        _SEATS_OF_GAMES, {"game_ids": [g.id for g in games]}).all()
+    seats = sql(session).execute(_SEATS_OF_GAMES, {"game_ids": [g.id for g in games]}).all()
     by_game: dict[str, list[tuple[Any, str | None]]] = {}
     for seat in seats:
         by_game.setdefault(seat.game_id, []).append((seat, seat.name))

@@ -32,6 +32,7 @@ from server import wakeups
 from server.auth import (
     authenticated,
     bearer_token,
+    current_user,
     hash_token,
     refuse_if_disabled,
     refuse_token,
@@ -61,6 +62,9 @@ _CALLER_GAME_AND_SEAT = Prepared(caller_game_and_seat(
     _SEATS.c.id.label("caller_seat_id"),
     _SEATS.c.seat.label("caller_seat"), *_GAMES.columns,
 ))
+_CALLER = Prepared(select(_USERS.c.id, _USERS.c.disabled_at)
+                   .where(_USERS.c.token_hash == bindparam("token_hash")))
+_GAME = Prepared(select(*_GAMES.columns).where(_GAMES.c.id == bindparam("game_id")))
 _STORED_ANSWER = Prepared(select(
     _IDEMPOTENCY.c.request_hash, _IDEMPOTENCY.c.status_code, _IDEMPOTENCY.c.response
 ).where(_IDEMPOTENCY.c.user_id == bindparam("user_id"), _IDEMPOTENCY.c.key == bindparam("key")))
@@ -77,6 +81,18 @@ def connect() -> Iterator[Connection]:
         finally:
             # The info dict is the pooled connection's: nothing noted may outlive the request.
             wakeups.discarded(connection.info)
+
+
+@contextmanager
+def read() -> Iterator[Connection]:
+    """`connect` for a read that needs no single snapshot of the database (a view: the log it
+    reads up to the game's version never changes; a game list). On PostgreSQL each statement
+    is its own transaction: no BEGIN and no ROLLBACK, two of a cold read's five round trips to
+    the server, each a wait for its process to be scheduled on a busy machine."""
+    with connect() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execution_options(isolation_level="AUTOCOMMIT")
+        yield connection
 
 
 def commit(connection: Connection) -> None:
@@ -119,6 +135,34 @@ def caller_and_game(connection: Connection, game_id: str) -> Caller:
     member = row.caller_seat_id is not None
     require_visible(game_id, game, member=member)
     return Caller(row.caller_id, game, row.caller_seat, member)
+
+
+def caller(connection: Connection) -> Any:
+    """The bearer token's user, its ``id`` and ``disabled_at`` (read like a User): the same 401s
+    as `require_user`, without an ORM session."""
+    token = bearer_token()
+    if token is None:
+        require_user()
+    token_hash = hash_token(token)
+    row = _CALLER.first(connection, {"token_hash": token_hash})
+    if row is None:
+        refuse_token()
+    authenticated(token_hash, row.id)
+    refuse_if_disabled(row.disabled_at)
+    return row
+
+
+def viewer_and_game(connection: Connection, game_id: str) -> tuple[GameRow, int | None]:
+    """The game and the caller's engine seat for a read that needs no token (a public game's
+    spectators read it too): with a token as `caller_and_game`, without one the game alone."""
+    if bearer_token() is None:
+        current_user()  # the 401 for an Authorization header that is not a bearer token
+        row = _GAME.first(connection, {"game_id": game_id})
+        game = GameRow(**row._asdict()) if row is not None else None
+        require_visible(game_id, game, member=False)
+        return game, None
+    caller = caller_and_game(connection, game_id)
+    return caller.game, caller.seat
 
 
 def stored_answer(connection: Connection, user_id: int, key: str) -> Any:

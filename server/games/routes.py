@@ -15,7 +15,7 @@ from server.caching import ETAG_HEADER, IF_NONE_MATCH, conditional
 from server.db import db_session
 from server.docs import NO_SUCH_GAME, OUTSIDER, document_errors, location
 from server.errors import fail
-from server.games import invitation_limits, lobby, service
+from server.games import invitation_limits, listing, lobby, posting, service
 from server.games.paths import game_path
 from server.games.schemas import (
     GameCreatedSchema,
@@ -93,13 +93,15 @@ class Games(MethodView):
         """Your games: those where it is your turn first, then by nearest deadline, a page at a
         time (``page_size``: 20 by default, at most 100; X-Pagination and Link say where the
         others are)."""
-        user = require_user()
-        session = db_session()
-        rows = lobby.games_of(session, user)
-        pagination_parameters.item_count = len(rows)
-        first = pagination_parameters.first_item
-        page = rows[first:first + pagination_parameters.page_size]
-        return plain_json([lobby.plain_game(game) for game in lobby.games_json(session, page, user)])
+        # On a plain connection (server/games/posting.py): the ORM session, its mapped User and
+        # its teardown cost a page of 20 games about as much as reading and writing them.
+        with posting.read() as connection:
+            user = posting.caller(connection)
+            page, pagination_parameters.item_count = listing.games_page(
+                connection, user, pagination_parameters.first_item,
+                pagination_parameters.page_size)
+            games = lobby.games_json(connection, page, user)
+        return plain_json([lobby.plain_game(game) for game in games])
 
 
 @blp.route("/join")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from server.db import session_scope
-from server.games import lobby
+from server.games import listing
 from server.inbound import addresses, answer
 from server.inbound.record import finish
 from server.models import User
@@ -20,7 +20,7 @@ def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
     with session_scope(db) as session:
         user = session.get(User, user_id)
         lines = []
-        for game in lobby.games_of(session, user):
+        for game in listing.games_of(session, user):
             if game.status == "finished":
                 continue
             turn = ("your turn" if game.status == "active"

@@ -17,7 +17,7 @@ from sqlmodel import select
 from server import clock
 from server.db import db_session
 from server.errors import fail
-from server.games import lobby, service
+from server.games import listing, lobby, service
 from server.models import Game, Outbox, User, utcnow
 from server.rate_limits import spend_account_request
 from server.users.accounts import AlreadyRegistered, register_user
@@ -52,7 +52,7 @@ def home():
     games, vacation = [], None
     if user is not None:
         session = db_session()
-        games = lobby.games_json(session, lobby.games_of(session, user), user)
+        games = lobby.games_json(session, listing.games_of(session, user), user)
         vacation = away.summary(session, user, clock.now())
     return render_template("home.html", user=user, games=games, vacation=vacation)
 
