@@ -258,6 +258,24 @@ def _file_name(key: str) -> str:
     return f"{readable}_{hashlib.sha256(key.encode()).hexdigest()[:16]}.eml"
 
 
+class KeptOpen:
+    """A transport lent to several delivery runs, so that they share one SMTP session (the
+    scheduler's mail job delivers in parts of a few messages): a run's `with` leaves it open;
+    its owner closes it."""
+
+    def __init__(self, transport) -> None:
+        self._transport = transport
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        pass
+
+    def __getattr__(self, name: str):
+        return getattr(self._transport, name)
+
+
 def transport_for(settings: MailSettings):
     """SMTP when configured, else .eml files; says which in the log."""
     if settings.smtp is not None:

@@ -33,6 +33,7 @@ from sqlalchemy import func, select
 from server.db import app_engine, read_only, session_scope
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
+from server.mail.transport import KeptOpen
 from server.models import Game, SchedulerTick, User
 from server.scheduler.automatic import AutomaticTurn, play_batch
 from server.scheduler.bot_turns import plan_bot_turns
@@ -211,10 +212,12 @@ class Ticker:
         `MAIL_PART` messages at a time, each part after the due work waiting (see MAIL_PART)."""
         now = self.clock()
         report = FlushReport()
-        with self.app.app_context():
+        # One SMTP session for all the parts (EHLO, STARTTLS and AUTH once, as for one batch).
+        with self.app.app_context(), transport_for(self.mail_settings) as transport:
             while True:
                 self._after_due_work()
-                part = self._guarded("flush the outbox", self._flush, now, None)
+                part = self._guarded("flush the outbox", self._flush, KeptOpen(transport),
+                                     None)
                 if part is None:
                     break
                 if not _merge(report, part):
@@ -236,11 +239,12 @@ class Ticker:
             log.info("webhooks: %d delivered, %d parked", len(report.sent), len(report.parked))
         return report
 
-    def _flush(self, now) -> FlushReport:
-        # The clock, not `now`: leases are taken and checked at the time of each claim and send.
+    def _flush(self, transport) -> FlushReport:
+        # The clock, not the run's start: leases are taken and checked at the time of each
+        # claim and send.
         return flush_outbox(
             self.db,
-            transport_for(self.mail_settings),
+            transport,
             self.mail_settings,
             self.clock,
             self.rng,

@@ -37,6 +37,7 @@ class Received:
     sender: str
     recipients: list[str]
     message: object
+    peer: tuple = ()  # the client's address and port: one per SMTP session
 
 
 @dataclass
@@ -52,7 +53,8 @@ class MailHandler:
             self.refused += 1
             return self.refuse
         message = message_from_bytes(envelope.original_content, policy=policy.default)
-        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), message))
+        self.received.append(Received(envelope.mail_from, list(envelope.rcpt_tos), message,
+                                      tuple(session.peer)))
         return "250 Message accepted for delivery"
 
 

@@ -175,3 +175,23 @@ def test_a_notice_is_rendered_just_before_it_is_sent_not_with_its_batch(app, tab
     assert len(report.sent) == 3
     assert [kind for kind, _ in steps] == ["render", "send"] * 3
     assert all(len(ids) == 1 for kind, ids in steps if kind == "render")
+
+
+def test_the_mail_job_sends_all_its_parts_over_one_smtp_session(db_url, db_engine, smtp_server,
+                                                                 clock):
+    """The scheduler's mail job delivers a few messages at a time (so that due turns go first)
+    but over one connection: EHLO, STARTTLS and AUTH once, not once every few mails."""
+    from server import create_app
+    from server.scheduler.tick import MAIL_PART, Ticker
+
+    handler, port = smtp_server
+    mails = 3 * MAIL_PART + 1
+    _queue(db_engine, clock, count=mails)
+    app = create_app({"DATABASE_URL": db_url, "TESTING": True,
+                      "SMTP_URL": f"smtp://127.0.0.1:{port}?security=none"})
+    report = Ticker(app, clock).deliver()
+
+    assert len(report.sent) == mails
+    assert sorted(_key(m.message) for m in handler.received) == sorted(
+        f"test/{n}/ada@example.org" for n in range(mails))
+    assert len({m.peer for m in handler.received}) == 1, {m.peer for m in handler.received}
