@@ -1,7 +1,12 @@
 """Helpers for the scheduler tests: a clock moved by hand, an SMTP handler that can refuse, and
 a table of players who play through the real API and the server's command path."""
 
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email import message_from_bytes, policy
@@ -161,3 +166,18 @@ class Table:
         while engine.current_player(self.state(game_id)) == seat and self.play_one(game_id, policy):
             pass
         return seat
+
+
+def kill_when_marked(script: str, args: list[str], marker, what: str) -> None:
+    """Run `script` (python -c) with `args` in a process of its own until it creates the file
+    `marker`, then SIGKILL it, as a power cut would (`what` names the moment, for the failure)."""
+    process = subprocess.Popen([sys.executable, "-c", script, *args], start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline:
+            assert process.poll() is None, "the scheduler process ended early"
+            time.sleep(0.05)
+        assert marker.exists(), f"the scheduler never {what}"
+    finally:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)

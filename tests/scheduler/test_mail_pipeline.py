@@ -3,12 +3,7 @@ delivers a mail only after that outcome is written: a crash resends at most the 
 interrupted, a mail whose lease was lost meanwhile is dropped undelivered, and a notice is
 rendered just before it is sent, not with the rest of its batch."""
 
-import os
-import signal
-import subprocess
-import sys
 import textwrap
-import time
 from datetime import timedelta
 from unittest import mock
 
@@ -20,6 +15,7 @@ from server.mail import EmlTransport, MailSettings, SmtpTransport
 from server.mail import sending as sending_module
 from server.mail.outbox import CLAIM_BATCH, flush_outbox
 from server.models import Outbox, utcnow
+from tests.scheduler.helpers import kill_when_marked
 from tests.scheduler.test_mail_delivery import _queue, _settings
 
 MAILS = 2 * CLAIM_BATCH + 2
@@ -122,17 +118,8 @@ def test_a_crash_between_delivering_a_mail_and_marking_it_resends_that_mail_only
     clock = Clock(utcnow() - timedelta(seconds=1))
     _queue(db_engine, clock, count=MAILS)
     marker = tmp_path / "delivered"
-    process = subprocess.Popen([sys.executable, "-c", SCHEDULER, db_url, str(port), str(marker)],
-                               start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while not marker.exists() and time.monotonic() < deadline:
-            assert process.poll() is None, "the scheduler process ended early"
-            time.sleep(0.05)
-        assert marker.exists(), "the scheduler never delivered the third mail"
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+    kill_when_marked(SCHEDULER, [db_url, str(port), str(marker)], marker,
+                     "delivered the third mail")
 
     keys = [f"test/{n}/ada@example.org" for n in range(MAILS)]
     assert [_key(m.message) for m in handler.received] == keys[:3]

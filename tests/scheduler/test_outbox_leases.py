@@ -4,10 +4,6 @@ scheduler send the same mail again, and a scheduler killed mid-send strands only
 The transport is slow on the test's clock: each send moves it on by a minute, so one delivery run
 of 30 mails lasts half an hour, three times the old ten-minute lease."""
 
-import os
-import signal
-import subprocess
-import sys
 import textwrap
 import threading
 import time
@@ -20,6 +16,7 @@ from server.mail import MailSettings
 from server.mail.outbox import CLAIM_BATCH, flush_outbox
 from server.models import Outbox
 from tests.accounts import add_confirmed_user
+from tests.scheduler.helpers import kill_when_marked
 
 MAILS = 30
 LOCK = threading.Lock()
@@ -141,17 +138,7 @@ def test_a_killed_scheduler_strands_at_most_a_small_batch(db_url, db_engine, tmp
     clock = Clock(utcnow() - timedelta(seconds=1))
     _queue(db_engine, clock, MAILS)
     marker = tmp_path / "sending"
-    process = subprocess.Popen([sys.executable, "-c", SCHEDULER, db_url, str(marker)],
-                               start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while not marker.exists() and time.monotonic() < deadline:
-            assert process.poll() is None, "the scheduler process ended early"
-            time.sleep(0.05)
-        assert marker.exists(), "the scheduler never started sending"
-    finally:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+    kill_when_marked(SCHEDULER, [db_url, str(marker)], marker, "started sending")
     now = utcnow()
     with session_scope(db_engine) as session:
         rows = list(session.exec(select(Outbox)))
