@@ -53,10 +53,16 @@ def games_of(session: Session, user: User) -> list[Any]:
     return _ALL_GAMES.all(sql(session), {"user_id": user.id})
 
 
+MOST_GAMES_A_USER_CAN_HAVE = 2**31
+
+
 def games_page(session: Session | Connection, user: Any, offset: int, limit: int) -> tuple[list[Any], int]:
     """The user's games from ``offset`` (at most ``limit``), and how many they have in all."""
     connection = sql(session)
-    rows = _PAGE.all(connection, {"user_id": user.id, "limit": limit, "offset": offset})
+    # A page number any client may send, however large: past every game a user can have, and
+    # beyond what the databases take as an OFFSET (a 64-bit integer), it is simply past the last.
+    rows = [] if offset > MOST_GAMES_A_USER_CAN_HAVE else _PAGE.all(
+        connection, {"user_id": user.id, "limit": limit, "offset": offset})
     if rows:
         return rows, rows[0].total_games
     # Past the last page (or no games): the count alone.
