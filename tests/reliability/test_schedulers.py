@@ -49,7 +49,9 @@ def _play_human_turns(api, games: dict, seconds: float, rng: random.Random) -> i
                 if not legal["commands"]:
                     turns += played > 0
                     break
-                command = rng.choice(legal["commands"])
+                # Not undo: a random player would take back and replay steps without end.
+                choices = [c for c in legal["commands"] if c["type"] != "undo"]
+                command = rng.choice(choices or legal["commands"])
                 status, body, _ = api.call("POST", f"/games/{game_id}/commands", player, {
                     "command": command, "expected_version": legal["version"]})
                 # A removal turn without grace is the server's to play at once: a scheduler may

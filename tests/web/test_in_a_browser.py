@@ -13,9 +13,8 @@ from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 
 import pytest
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from server import create_app
@@ -62,7 +61,24 @@ def table(site):
 def click(driver, element) -> None:
     """Click and wait for the next page to replace this one (a click does not wait)."""
     element.click()
-    WebDriverWait(driver, 20).until(expected_conditions.staleness_of(element))
+    WebDriverWait(driver, 20).until(_replaced(element))
+
+
+def _replaced(element):
+    """`staleness_of`, also when Chromium answers the check of a node of the page just left
+    with "Node with given id does not belong to the document" instead of a stale reference."""
+    def check(_driver) -> bool:
+        try:
+            element.is_enabled()
+        except StaleElementReferenceException:
+            return True
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return True
+            raise
+        return False
+
+    return check
 
 
 def _buttons(driver, prefix: str):
