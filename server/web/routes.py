@@ -46,6 +46,15 @@ def _page_user() -> User | None:
     return sessions.page_user(db_session())
 
 
+def signed_in_user() -> User:
+    """The page's signed-in player; 401 saying how to sign in for anyone else."""
+    user = _page_user()
+    if user is None:
+        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
+                  "home page")
+    return user
+
+
 @blp.get("/")
 def home():
     user = _page_user()
@@ -141,10 +150,7 @@ def register():
 @blp.post("/join")
 def join_game():
     """Take a seat with a join code (the invitation's), as `iridescia join CODE` does."""
-    user = _page_user()
-    if user is None:
-        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
-                  "home page")
+    user = signed_in_user()
     code = (request.form.get("code") or "").strip()
     if not code:
         fail(400, "give the join code from your invitation, like 3bsy9yvi43")
@@ -228,8 +234,7 @@ def play(game_id: str):
     session = db_session()
     user, game, seat = _viewer(session, game_id)
     if user is None:
-        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
-                  "home page")
+        signed_in_user()  # the 401 that says how to sign in
     if seat is None:
         fail(403, f"you do not play in game {game.id}")
     command, expected = _posted_command(seat)
@@ -258,10 +263,7 @@ def post_message(game_id: str):
     from server.messages import service as messages
 
     session = db_session()
-    user = _page_user()
-    if user is None:
-        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
-                  "home page")
+    user = signed_in_user()
     game, seat = lobby.visible_game(session, game_id, user)
     try:
         messages.post(session, game, user, seat is not None, request.form.get("text") or "",
@@ -278,8 +280,7 @@ def post_message(game_id: str):
 def seated_player(session, game_id: str) -> tuple[User, Game]:
     user, game, seat = _viewer(session, game_id)
     if user is None:
-        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
-                  "home page")
+        signed_in_user()  # the 401 that says how to sign in
     if seat is None:
         fail(403, f"you do not play in game {game.id}")
     return user, game

@@ -13,8 +13,7 @@ from server.db import db_session
 from server.errors import fail
 from server.games import lobby
 from server.vacations import away, pauses
-from server.web import sessions
-from server.web.routes import protect_forms, seated_player
+from server.web.routes import protect_forms, seated_player, signed_in_user
 
 blp = Blueprint("time_away", __name__)
 blp.before_request(protect_forms)
@@ -45,12 +44,7 @@ def resume(game_id: str):
 
 
 def _signed_in():
-    session = db_session()
-    user = sessions.page_user(session)
-    if user is None:
-        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
-                  "home page")
-    return session, user
+    return db_session(), signed_in_user()
 
 
 @blp.post("/vacation")
