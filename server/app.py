@@ -9,20 +9,24 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from server import (
-    api_schemas,
-    caching,
-    chunked_bodies,
-    cors,
-    db,
-    errors,
-    json_codec,
-    parsing,
-    rate_limits,
-    wakeups,
-    web,
-)
+from server import reactions, wakeups, web
+from server.api import engine_schemas as api_schemas
+from server.api.games import paths
+from server.api.games.play_routes import blp as play_blp
+from server.api.games.routes import blp as games_blp
+from server.api.health.routes import blp as health_blp
+from server.api.mail.routes import blp as mail_blp
+from server.api.messages.routes import blp as messages_blp
+from server.api.notifications.routes import blp as notifications_blp
+from server.api.rules.routes import blp as rules_blp
+from server.api.users.routes import blp as users_blp
+from server.api.vacations.routes import blp as vacations_blp
+from server.api.webhooks.routes import blp as webhooks_blp
 from server.config import Settings
+from server.games import service
+from server.http import caching, chunked_bodies, cors, errors, parsing, rate_limits
+from server.storage import db, json_codec
+from server.web.account_pages import pages as account_pages
 
 API_PREFIX = "/api/v1"
 
@@ -38,7 +42,7 @@ _COMPACT = {"separators": (",", ":")}
 
 
 class FastJSONProvider(DefaultJSONProvider):
-    """Flask's JSON with orjson underneath (server/json_codec.py); Flask's own ``default`` still
+    """Flask's JSON with orjson underneath (server/storage/json_codec.py); Flask's own ``default`` still
     decides how dates and other objects are written. Compact output (what `jsonify` asks for
     outside debug mode) is orjson's own; any other option (indenting in debug) goes to
     Flask's."""
@@ -83,7 +87,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
     db.init_app(app)
     wakeups.init_app(app)
-    from server.games import paths
 
     app.url_map.converters["game_id"] = paths.GameIdConverter
     api = IridesciaApi(app, spec_kwargs={"extra_plugins": [api_schemas.OperationIds()]})
@@ -101,20 +104,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     caching.init_app(app)
     cors.init_app(app)
 
-    from server.games import service
-    from server.games.play_routes import blp as play_blp
-    from server.games.routes import blp as games_blp
-    from server.health.routes import blp as health_blp
-    from server.inbound.routes import blp as mail_blp
-    from server.messages.routes import blp as messages_blp
-    from server.notifications.routes import blp as notifications_blp
-    from server.rules.routes import blp as rules_blp
-    from server.users.pages import pages as account_pages
-    from server.users.routes import blp as users_blp
-    from server.vacations.routes import blp as vacations_blp
-    from server.webhooks.routes import blp as webhooks_blp
 
     service.init_app(app)
+    reactions.init_app(app)  # what the core's facts set off (server/reactions.py)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(play_blp, url_prefix=f"{API_PREFIX}/games")
@@ -140,7 +132,6 @@ def _freeze_the_startup_heap() -> None:
     whichever request happened to trigger it (bench/scale's game-list p99). `gc.freeze()`, as
     gunicorn deployments commonly do after loading the app, leaves them to reference counting.
     Tests build many apps and skip this (frozen objects are never collected)."""
-    import engine  # noqa: F401 - the rules engine is imported lazily by the requests
 
     gc.collect()
     gc.freeze()

@@ -28,8 +28,9 @@ from urllib.parse import parse_qsl, urlencode
 from a2wsgi import WSGIMiddleware
 from flask import Flask
 
-from server import json_codec, wakeups
+from server import create_app, wakeups
 from server.config import LONG_POLL_LIMIT_SECONDS, OPEN_WAITS_REFUSED
+from server.storage import json_codec
 
 FEED_PATH = re.compile(r"^/api/v1/games/(?P<game>[^/]+)/events$")
 # Threads running Flask requests in each process: what the gthread workers had.
@@ -37,7 +38,6 @@ WSGI_THREADS = 8
 
 
 def create_asgi_app(config: dict[str, Any] | None = None) -> Front:
-    from server import create_app
 
     return Front(create_app(config))
 

@@ -8,7 +8,7 @@ from datetime import datetime
 
 from flask import current_app, has_app_context
 
-from server.models import utcnow
+from server.storage.models import utcnow
 
 
 def now() -> datetime:

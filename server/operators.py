@@ -12,8 +12,7 @@ from datetime import datetime
 from sqlalchemy import or_, update
 from sqlmodel import Session, select
 
-from server.mail.outbox import dedupe_key
-from server.models import AuditRecord, Event, Game, Outbox, Seat, User
+from server.storage.models import AuditRecord, Event, Game, Outbox, Seat, User, dedupe_key
 
 
 class OperatorError(Exception):

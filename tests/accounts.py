@@ -10,8 +10,8 @@ import re
 
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import Outbox
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 
 
 def confirm(flask_client, user_id: int) -> None:
@@ -31,8 +31,8 @@ def add_confirmed_user(session, email: str) -> None:
     server/mail/consent.py), unless there is one."""
     import secrets
 
-    from server.models import User, utcnow
-    from server.tokens import hash_token
+    from server.http.tokens import hash_token
+    from server.storage.models import User, utcnow
 
     if session.exec(select(User).where(User.email == email)).first() is None:
         session.add(User(name=email.split("@")[0], email=email,

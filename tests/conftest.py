@@ -22,8 +22,8 @@ POSTGRES_URL = os.environ.get(
 
 @pytest.fixture(scope="session")
 def _migrated_sqlite(tmp_path_factory) -> Iterator[str]:
-    from server.db import dispose_engine
-    from server.migrate import upgrade
+    from server.storage.db import dispose_engine
+    from server.storage.migrate import upgrade
 
     url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'iridescia.db'}"
     upgrade(url)
@@ -33,8 +33,8 @@ def _migrated_sqlite(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def _migrated_postgresql() -> Iterator[str]:
-    from server.db import dispose_engine
-    from server.migrate import upgrade
+    from server.storage.db import dispose_engine
+    from server.storage.migrate import upgrade
 
     schema = f"iridescia_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(POSTGRES_URL)
@@ -60,7 +60,7 @@ def database_url(request) -> Iterator[str]:
     """The URL of a migrated database with every table empty, once on SQLite and once on
     PostgreSQL (the test runs twice; ids show ``[sqlite]`` / ``[postgresql]``).
 
-    Use it with ``server.db.get_engine(database_url)`` and ``session_scope``, or pass it to
+    Use it with ``server.storage.db.get_engine(database_url)`` and ``session_scope``, or pass it to
     ``create_app({"DATABASE_URL": database_url})``. The rows a test writes are deleted after it.
     """
     url = request.getfixturevalue(f"_migrated_{request.param}")
@@ -71,9 +71,9 @@ def database_url(request) -> Iterator[str]:
 def empty_every_table(url: str) -> None:
     from sqlmodel import SQLModel
 
-    import server.models  # noqa: F401  (registers the tables)
-    from server.db import get_engine
+    import server.storage.models  # noqa: F401  (registers the tables)
     from server.games.cache import CACHE
+    from server.storage.db import get_engine
 
     engine = get_engine(url)
     tables = [table.name for table in SQLModel.metadata.sorted_tables]

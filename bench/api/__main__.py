@@ -61,7 +61,7 @@ def summarize(records, seconds: float) -> dict[str, dict]:
 
 def run_backend(backend: str, args, workdir: Path) -> dict:
     from bench.api.baseline import create_tables
-    from server.migrate import upgrade
+    from server.storage.migrate import upgrade
 
     if backend == "sqlite":
         url = servers.sqlite_url(workdir)

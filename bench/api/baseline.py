@@ -25,7 +25,7 @@ import sqlite3
 import sqlalchemy as sa
 from flask import Flask, jsonify, request
 
-from server.db import default_sqlite_path, get_engine, read_only
+from server.storage.db import default_sqlite_path, get_engine, read_only
 
 metadata = sa.MetaData()
 rows = sa.Table(

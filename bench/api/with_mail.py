@@ -37,8 +37,8 @@ class MailSide:
     def confirm_every_address(self) -> None:
         from sqlalchemy import update
 
-        from server.db import get_engine
-        from server.models import User
+        from server.storage.db import get_engine
+        from server.storage.models import User
 
         with get_engine(self.url).begin() as connection:
             connection.execute(update(User).where(User.verified_at.is_(None))
@@ -48,8 +48,8 @@ class MailSide:
         """(mails sent, game mails still pending) so far."""
         from sqlalchemy import func, select
 
-        from server.db import get_engine
-        from server.models import Outbox
+        from server.storage.db import get_engine
+        from server.storage.models import Outbox
 
         with get_engine(self.url).connect() as connection:
             sent = connection.execute(select(func.count()).where(Outbox.status == "sent"))
@@ -72,8 +72,8 @@ def serving(backend: str, workdir: Path, extra_env: dict[str, str]):
     """The mail phase's database, sink, app and scheduler; yields a `MailSide`."""
     from bench.api.baseline import create_tables
     from bench.mail.__main__ import start_sink
-    from server.db import dispose_engine
-    from server.migrate import upgrade
+    from server.storage.db import dispose_engine
+    from server.storage.migrate import upgrade
 
     home = workdir / "with-mail"
     home.mkdir()

@@ -75,8 +75,8 @@ def main() -> None:
     from server import create_app
     from server.inbound.ingest import ingest
     from server.inbound.smtp import start_receiver
-    from server.migrate import upgrade
     from server.scheduler.tick import Ticker
+    from server.storage.migrate import upgrade
 
     upgrade(url)
     sink = Sink()

@@ -66,7 +66,7 @@ def confirm_every_address(engine) -> None:
     only that (server/mail/consent.py)."""
     from sqlalchemy import update
 
-    from server.models import User
+    from server.storage.models import User
 
     with engine.begin() as connection:
         connection.execute(update(User).values(verified_at=datetime.now(UTC)))
@@ -78,7 +78,7 @@ def requeue(engine, unrendered: bool = True) -> int:
     words (invitations, account mail) is left alone."""
     from sqlalchemy import update
 
-    from server.models import Outbox
+    from server.storage.models import Outbox
 
     words = {"subject": None, "text_body": None, "html_body": None} if unrendered else {}
     with engine.begin() as connection:
@@ -89,8 +89,8 @@ def requeue(engine, unrendered: bool = True) -> int:
 
 def render_ahead(app) -> tuple[int, float]:
     """`render_pending`: the words of every unrendered notice stored, nothing sent."""
-    from server.db import app_engine
     from server.mail.outbox import render_pending
+    from server.storage.db import app_engine
 
     started = time.perf_counter()
     with app.app_context():
@@ -102,7 +102,7 @@ def built_messages(engine, settings) -> list[tuple[str, bytes]]:
     from sqlmodel import Session, select
 
     from server.mail.message import build_message
-    from server.models import Outbox
+    from server.storage.models import Outbox
 
     with Session(engine) as session:
         rows = session.exec(select(Outbox).where(Outbox.status == "sent")
@@ -113,9 +113,9 @@ def built_messages(engine, settings) -> list[tuple[str, bytes]]:
 
 
 def deliver(app) -> tuple[int, float]:
-    from server.db import app_engine
     from server.mail import MailSettings, transport_for
     from server.mail.outbox import flush_outbox
+    from server.storage.db import app_engine
 
     settings = MailSettings.for_app(app.config)
     started = time.perf_counter()
@@ -139,9 +139,9 @@ def bare(port: int, sender: str, messages: list[tuple[str, bytes]]) -> float:
 
 def run_backend(backend: str, args, workdir: Path, port: int) -> dict:
     from server import create_app
-    from server.db import app_engine
     from server.mail import MailSettings
-    from server.migrate import upgrade
+    from server.storage.db import app_engine
+    from server.storage.migrate import upgrade
 
     url = (servers.sqlite_url(workdir) if backend == "sqlite"
            else servers.fresh_postgres_url("iridescia_bench_mail"))
@@ -196,7 +196,7 @@ def run_backend(backend: str, args, workdir: Path, port: int) -> dict:
             print(f"--- profile of {what}")
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(35)
     if backend == "postgresql":
-        from server.db import dispose_engine
+        from server.storage.db import dispose_engine
 
         dispose_engine(url)
         servers.drop_postgres("iridescia_bench_mail")

@@ -76,7 +76,7 @@ def settle(engine) -> None:
 def build(url: str, args, rng: random.Random) -> dict:
     """Templates through the app, then copies; returns what the measurements need."""
     from server import create_app
-    from server.db import get_engine
+    from server.storage.db import get_engine
 
     app = create_app({"DATABASE_URL": url, "RATE_LIMIT": 0, "TESTING": True})
     client = app.test_client()
@@ -177,7 +177,7 @@ def _due_counts(engine, now) -> tuple[int, int]:
     """(games with an automatic turn due, games due a reminder or warning) at ``now``."""
     import sqlalchemy as sa
 
-    from server.models import Game
+    from server.storage.models import Game
 
     with engine.connect() as connection:
         def count(column) -> int:
@@ -202,9 +202,9 @@ def measure_tick(backend: str, url: str, built: dict, args, workdir: Path) -> di
     import sqlalchemy as sa
 
     from server import create_app
-    from server.db import get_engine
-    from server.models import Game, Outbox
     from server.scheduler.tick import Ticker
+    from server.storage.db import get_engine
+    from server.storage.models import Game, Outbox
 
     app = create_app({"DATABASE_URL": url, "OUTBOX_DIR": str(workdir / "outbox")})
     now = datetime.now(UTC)
@@ -310,7 +310,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     def measure_backend(backend: str, url: str, workdir: Path) -> dict:
-        from server.migrate import upgrade
+        from server.storage.migrate import upgrade
 
         upgrade(url)
         built = build(url, args, random.Random(args.seed))

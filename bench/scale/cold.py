@@ -73,7 +73,7 @@ def long_template(client, rng, events: int, tag: str) -> populate.Template:
 
 def build(url: str, args, rng: random.Random) -> dict:
     from server import create_app
-    from server.db import get_engine
+    from server.storage.db import get_engine
 
     app = create_app({"DATABASE_URL": url, "RATE_LIMIT": 0, "TESTING": True})
     client = app.test_client()
@@ -169,7 +169,7 @@ def legal_command(url_engine, game_id: str):
 
 def measure(backend: str, url: str, built: dict, args, workdir: Path) -> dict:
     from bench.api import baseline
-    from server.db import get_engine
+    from server.storage.db import get_engine
 
     rng = random.Random(args.seed)
     env = servers.server_env(url, workdir, IRIDESCIA_STATE_CACHE_SIZE="0")
@@ -274,7 +274,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     def measure_backend(backend: str, url: str, workdir: Path) -> dict:
-        from server.migrate import upgrade
+        from server.storage.migrate import upgrade
 
         upgrade(url)
         built = build(url, args, random.Random(args.seed))

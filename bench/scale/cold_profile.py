@@ -53,9 +53,9 @@ def explain(url: str, built: dict, top_user_token: str) -> None:
     may choose for every user alike."""
     from psycopg import sql as pg_sql
 
-    from server.auth import hash_token
-    from server.db import get_engine
     from server.games import listing, lobby, posting, service
+    from server.http.auth import hash_token
+    from server.storage.db import get_engine
 
     engine = get_engine(url)
     sets = built["by_length"][max(built["by_length"])]
@@ -126,7 +126,7 @@ def main(argv: list[str]) -> int:
 
     def measure(backend: str, url: str, workdir: Path) -> dict:
         from server import create_app
-        from server.migrate import upgrade
+        from server.storage.migrate import upgrade
 
         upgrade(url)
         built = cold.build(url, args, random.Random(args.seed))

@@ -56,7 +56,7 @@ def settle(engine) -> None:
 
 
 def _set_due(engine, ids: list[str], when: datetime, deadline: bool) -> None:
-    from server.models import Game
+    from server.storage.models import Game
 
     values = {"automatic_due_at": when}
     if deadline:
@@ -68,7 +68,7 @@ def _set_due(engine, ids: list[str], when: datetime, deadline: bool) -> None:
 
 
 def _nothing_due(engine) -> None:
-    from server.models import Game
+    from server.storage.models import Game
 
     far = datetime.now(UTC) + FAR
     with engine.begin() as connection:
@@ -80,7 +80,7 @@ def _nothing_due(engine) -> None:
 def _no_mail_due(engine) -> None:
     """The queued mail marked sent: not what is measured (a mail with a board picture takes the
     mail job a few tenths of a second to render)."""
-    from server.models import Outbox
+    from server.storage.models import Outbox
 
     with engine.begin() as connection:
         connection.execute(sa.update(Outbox).where(Outbox.status == "pending").values(
@@ -90,7 +90,7 @@ def _no_mail_due(engine) -> None:
 def _stored(engine, ids: list[str]) -> dict:
     """What the engine baseline starts from, read beforehand: each game's seed, version, latest
     snapshot and the events after it."""
-    from server.models import Event, Game, Snapshot
+    from server.storage.models import Event, Game, Snapshot
 
     stored = {}
     with engine.connect() as connection:
@@ -144,9 +144,9 @@ def engine_turns(stored: dict) -> dict:
 
 
 def scheduler_turns(app, now: datetime, profile: cProfile.Profile | None) -> dict:
-    from server.db import app_engine
     from server.games.cache import CACHE
     from server.scheduler.automatic import play_due_turns
+    from server.storage.db import app_engine
 
     CACHE.clear()  # cold: the scheduler derives each state from its rows
     wall, cpu = time.perf_counter(), time.process_time()
@@ -163,8 +163,8 @@ def scheduler_turns(app, now: datetime, profile: cProfile.Profile | None) -> dic
 
 
 def measure_costs(backend: str, app, engine, ids_by_kind: dict, args, workdir: Path) -> dict:
-    from server.db import app_engine
     from server.scheduler.automatic import play_due_turns
+    from server.storage.db import app_engine
 
     results = {}
     for kind, ids in ids_by_kind.items():
@@ -210,9 +210,9 @@ def measure_drain(backend: str, app, engine, ids: dict, args, jobs: str = "all")
     """The real scheduler, default settings; `ids` fall due 2 s after it starts. `jobs`: "all"
     (the tick and the mail job, as `iridescia-server scheduler` runs them) or "tick" (the
     tick job alone: what the turns cost without the mail job beside them)."""
-    from server.models import Game
     from server.scheduler import Scheduler, _loops
     from server.scheduler.clock import system_clock
+    from server.storage.models import Game
 
     _nothing_due(engine)
     due_at = datetime.now(UTC) + timedelta(seconds=2)
@@ -253,8 +253,8 @@ def measure_drain(backend: str, app, engine, ids: dict, args, jobs: str = "all")
 
 def run(backend: str, url: str, args, workdir: Path) -> dict:
     from server import create_app
-    from server.db import get_engine
-    from server.migrate import upgrade
+    from server.storage.db import get_engine
+    from server.storage.migrate import upgrade
 
     upgrade(url)
     rng = random.Random(args.seed)

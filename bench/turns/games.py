@@ -47,8 +47,8 @@ def _register(client, name: str, rng: random.Random) -> dict:
 
     from sqlmodel import select
 
-    from server.db import app_engine, session_scope
-    from server.models import Outbox
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import Outbox
 
     user = populate.register(client, name, rng)
     with session_scope(app_engine(client.application)) as session:
@@ -67,9 +67,9 @@ def play_template(app, client, kind: Kind, stop_after: int, tag: str,
     least `stop_after` commands; None when the game ended first."""
     import engine
     from engine.policies import automatic_command, greedy_policy
-    from server.db import app_engine, session_scope
     from server.games import service
-    from server.models import Game
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import Game
 
     users = [_register(client, f"{tag}{i}", rng) for i in range(kind.players)]
     seed = f"bench-turns-{tag}"
@@ -104,7 +104,7 @@ def play_template(app, client, kind: Kind, stop_after: int, tag: str,
                 if not by_seat:
                     from sqlmodel import select
 
-                    from server.models import Seat
+                    from server.storage.models import Seat
 
                     by_seat.update({s.seat: s.user_id for s in session.exec(
                         select(Seat).where(Seat.game_id == row.id))})

@@ -166,7 +166,7 @@ def confirm_every_address(url: str) -> None:
     """As if every player had opened their confirmation link (an unconfirmed address is sent
     only that); the game's first mails, queued before this, may be withheld and are not counted."""
     from bench.mail.__main__ import confirm_every_address as confirm
-    from server.db import get_engine
+    from server.storage.db import get_engine
 
     confirm(get_engine(url))
 
@@ -306,7 +306,7 @@ def report_delays(backend: str, what: str, delays: list[float]) -> None:
 def fresh_database(backend: str, workdir: Path, name: str) -> str:
     """Each part its own database: the posts' part leaves thousands of mails queued (it runs no
     scheduler), which the follow part would otherwise deliver first."""
-    from server.migrate import upgrade
+    from server.storage.migrate import upgrade
 
     if backend == "sqlite":
         (workdir / name).mkdir()

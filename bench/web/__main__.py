@@ -40,8 +40,8 @@ def drawing(repeat: int) -> None:
     import engine
     from engine import policies, simulate
     from engine.text_board import board_lines
-    from server.web.picture import board_png
-    from server.web.svg import board_svg
+    from server.picture.png import board_png
+    from server.picture.svg import board_svg
 
     options = simulate.make_options(2, rhom=True)
     state = None
@@ -65,13 +65,13 @@ def email_bytes(workdir: Path) -> None:
     from sqlmodel import select
 
     from server import create_app
-    from server.db import get_engine, session_scope
     from server.mail.message import build_message
     from server.mail.outbox import render_pending
     from server.mail.settings import MailSettings
-    from server.migrate import upgrade
-    from server.models import Outbox
-    from server.web.picture import DATA_URI
+    from server.picture.png import DATA_URI
+    from server.storage.db import get_engine, session_scope
+    from server.storage.migrate import upgrade
+    from server.storage.models import Outbox
 
     url = servers.sqlite_url(workdir / "email")
     (workdir / "email").mkdir()
@@ -132,7 +132,7 @@ def _client(port: int, paths: list[str], seconds: float, barrier, results) -> No
 
 def page_load(workdir: Path, clients: int, seconds: float) -> None:
     from server import create_app
-    from server.migrate import upgrade
+    from server.storage.migrate import upgrade
 
     (workdir / "pages").mkdir()
     url = servers.sqlite_url(workdir / "pages")

@@ -27,7 +27,8 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session as OrmSession
 
-from server.prepared import Prepared
+from server.games.rows import game_row_update
+from server.storage.prepared import Prepared
 
 _KEY = "iridescia.deferred_writes"
 
@@ -72,7 +73,6 @@ class DeferredWrites:
     def flush(self, connection: Connection) -> None:
         """Send everything held: one executemany per statement. Raises `LostGameRow` when a
         game row was not at the version its turn started from."""
-        from server.games.service import game_row_update
 
         for statement, rows in self._rows.values():
             statement.run_many(connection, rows)

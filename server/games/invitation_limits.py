@@ -23,8 +23,8 @@ from flask import current_app
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from server.errors import fail
-from server.models import Game, Invitation, User
+from server.http.errors import fail
+from server.storage.models import Game, Invitation, User
 
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import engine
+from engine.undo import undo_steps
+
 
 def offered(game: Any, state: Any, seat: int | None, now: datetime) -> tuple[list, datetime | None]:
     """The engine commands offered to `seat` in `game` (a Game or GameRow at the version of
     `state`), and when the server decides for them (None: never)."""
-    import engine
 
     if state is None or seat is None or engine.is_terminal(state):
         return [], None
@@ -31,8 +33,6 @@ def offered(game: Any, state: Any, seat: int | None, now: datetime) -> tuple[lis
 def legal_now(game: Any, state: Any, seat: int | None, now: datetime) -> dict[str, Any]:
     """{"commands": [...], "server_decides_at": ISO time | None, "undo_steps": N}: `offered` as
     JSON, with how many steps the listed undo takes back (0 when none is listed)."""
-    import engine
-    from engine.undo import undo_steps
 
     commands, decides_at = offered(game, state, seat, now)
     listed = [engine.command_to_dict(c) for c in commands]

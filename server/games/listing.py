@@ -17,10 +17,10 @@ from sqlalchemy import and_, bindparam, case, func, select
 from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
-from server.db import sql
 from server.games.lobby import SETTING_NAMES
-from server.models import Game, Seat, User
-from server.prepared import Prepared
+from server.storage.db import sql
+from server.storage.models import Game, Seat, User
+from server.storage.prepared import Prepared
 
 # Only what `lobby.games_json` and the order read: on PostgreSQL every column of every row costs.
 LISTED_COLUMNS = ("id", "status", "public", "join_code", "seats", "rhom", "variants", "version",

@@ -12,9 +12,14 @@ from sqlalchemy import and_, bindparam, func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
+import engine
 from engine.wording import clean
 from server import clock, wakeups
-from server.auth import (
+from server.games import service
+from server.games.pace import pace_name, time_left
+from server.games.reactions import PlayerLeft, publish
+from server.games.seat_kinds import player_id
+from server.http.auth import (
     authenticated,
     bearer_token,
     current_user,
@@ -23,13 +28,9 @@ from server.auth import (
     refuse_token,
     require_user,
 )
-from server.db import sql
-from server.errors import fail
-from server.games import seat_kinds, service
-from server.games.pace import pace_name, time_left
-from server.mail.outbox import dedupe_key
-from server.models import Game, Invitation, Outbox, Seat, User
-from server.webhooks import registry as webhook_registry
+from server.http.errors import fail
+from server.storage.db import sql
+from server.storage.models import Game, Invitation, Outbox, Seat, User, dedupe_key
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 # Bot seats are named in the order they were created: "Bot Amber (strong)", ...
@@ -43,7 +44,6 @@ def _random_id(length: int) -> str:
 
 
 def create_game(session: Session, user: User, data: dict[str, Any], now: datetime) -> Game:
-    import engine
 
     seed, seed_hash = service.new_seed()
     game = Game(
@@ -72,11 +72,6 @@ def is_full(session: Session, game: Game) -> bool:
 def players(session: Session, game: Game) -> list[Seat]:
     """The seats that take part in the engine's game: humans and bots (not the Rhom)."""
     return [m for m in members(session, game) if m.kind in ("human", "bot")]
-
-
-def player_id(seat: Seat) -> str:
-    """The engine's player id of a lobby seat: the user's id, or the bot seat's own."""
-    return f"{seat_kinds.BOT_PLAYER_ID_PREFIX}{seat.id}" if seat.kind == "bot" else str(seat.user_id)
 
 
 def engine_options(game: Game) -> dict[str, Any]:
@@ -195,7 +190,6 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
         fail(409, f"waiting for {missing} more player{'s' if missing > 1 else ''} to join",
              joined=len(seated), seats=game.seats)
     seated.sort(key=lambda m: (m.joined_at, m.id or 0))
-    import engine
 
     # The version chosen at creation (a game opened before versions were chosen: the current).
     command = {"type": "start_game", "seat": None, "options": engine_options(game),
@@ -256,7 +250,7 @@ def leave(session: Session, game_id: str, user: User) -> Game:
         fail(409, f"game {game.id} has already started: you can only leave before the start",
              game_id=game.id)
     session.delete(seat)
-    webhook_registry.forget(session, game.id, user.id)  # they are told no more of the game
+    publish(PlayerLeft(session, game.id, user.id))  # their webhook tells them no more of it
     session.flush()
     remaining = [m for m in members(session, game) if m.kind == "human"]
     if not remaining:

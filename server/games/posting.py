@@ -4,7 +4,7 @@ on a plain SQLAlchemy Connection (no ORM session; every statement on it is `Prep
 A post is the API's hottest write: its ORM session (two transactions, three mapped objects to
 load, the unit of work at each commit) cost about a third of its time in the workers, more than
 its statements did. Here the same tables are read and written with Core statements compiled
-once and run on the driver (server/prepared.py), and the game is a `GameRow`: its values as
+once and run on the driver (server/storage/prepared.py), and the game is a `GameRow`: its values as
 attributes (server/games/rows.py), which `service.apply_command` reads and sets as it would a
 mapped `Game`.
 
@@ -29,7 +29,9 @@ from sqlalchemy import bindparam, insert, select
 from sqlalchemy.engine import Connection
 
 from server import wakeups
-from server.auth import (
+from server.games.lobby import caller_game_and_seat, require_visible
+from server.games.rows import GAME_COLUMNS, GameRow
+from server.http.auth import (
     authenticated,
     bearer_token,
     current_user,
@@ -38,11 +40,9 @@ from server.auth import (
     refuse_token,
     require_user,
 )
-from server.db import READ_ONLY_OPTION
-from server.games.lobby import caller_game_and_seat, require_visible
-from server.games.rows import GAME_COLUMNS, GameRow
-from server.models import Game, IdempotencyRecord, Seat, User
-from server.prepared import Prepared
+from server.storage.db import READ_ONLY_OPTION
+from server.storage.models import Game, IdempotencyRecord, Seat, User
+from server.storage.prepared import Prepared
 
 _GAMES, _USERS, _SEATS = Game.__table__, User.__table__, Seat.__table__
 _IDEMPOTENCY = IdempotencyRecord.__table__

@@ -10,7 +10,6 @@ commits). It raises ``StaleVersion`` when another command landed first, and lets
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import secrets
 from contextlib import nullcontext
@@ -19,19 +18,22 @@ from datetime import datetime
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import bindparam, insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
-from server import wakeups
-from server.db import sql
+import engine
 from server.games.cache import CACHE
 from server.games.deferred import deferred_writes, write
-from server.models import Command, Event, Game, Seat, Snapshot
-from server.prepared import Prepared
+from server.games.reactions import EventsAppended, publish
+from server.games.rows import game_row_update
+from server.games.seat_kinds import player_id
+from server.storage.db import sql
+from server.storage.models import Command, Event, Game, Seat, Snapshot
+from server.storage.prepared import Prepared
 
 SNAPSHOT_EVERY = 50
 SERVER_ACTOR = "server"
@@ -92,7 +94,6 @@ def load_state(session: Session | Connection, game: Game, version: int | None = 
     """The engine state after ``version`` events (default: the game's version); None before the
     first event. Uses the in-process cache, then the nearest snapshot, then replays the rest.
     ``session`` may be a plain Connection, ``game`` any object with the games row's values."""
-    import engine
 
     version = game.version if version is None else version
     if version <= 0:
@@ -139,7 +140,6 @@ def apply_command(
     On a plain Connection (the command post: no ORM session), ``game`` is a `GameRow`; the
     caller commits, puts the state in the cache and, on StaleVersion, rolls back and reads the
     current version (``current_version`` is None then)."""
-    import engine
 
     if isinstance(command, dict):
         command = engine.command_from_dict(command)
@@ -160,9 +160,6 @@ def apply_command(
         payload = engine.event_to_dict(event_obj)
         rows.append({"seq": seq, "type": payload["type"], "payload": payload, "actor": actor,
                      "at": now})
-
-    from server import notifications
-    from server.webhooks import queue as webhook_queue
 
     orm = isinstance(session, OrmSession)
     with session.no_autoflush if orm else nullcontext():
@@ -192,17 +189,10 @@ def apply_command(
         game.version = new_version
         # An undo goes back within the turn: its clock (and so its deadline) goes on.
         _set_turn_columns(game, state_after, now, same_turn=command_dict["type"] == "undo")
-        # Queues the notices and derives the due times (the emails quote the deadline).
-        queued = notifications.on_events_appended(session, game, state_before, state_after,
-                                                  rows, actor, now)
-        # A turn change or the end, for the game's webhooks (server/webhooks).
-        hooked = webhook_queue.after_events(session, game, state_before, state_after, now)
+        # The reactions (server/reactions.py: the notices and due times, the webhooks, the
+        # wake-ups) write in this transaction; the due times they set go out with the game row.
+        publish(EventsAppended(session, game, state_before, state_after, rows, actor, now))
         write_game_row(session, game, expected)
-        # At the commit: the game's long-polls, the mail job for what was queued, the tick for a
-        # turn the server is to play (server/wakeups).
-        wakeups.note(session, f"g:{game.id}", *(["mail"] if queued else []),
-                     *(["webhooks"] if hooked else []),
-                     *(["due"] if wakeups.due_soon(game.automatic_due_at, now) else []))
     if orm:
         CACHE.put_after_commit(session, game.id, new_version, state_after)
     return Applied(rows, state_after)
@@ -232,24 +222,13 @@ def _lock_game_row(session: Session | Connection, connection: Connection, game_i
 _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_started_at",
                  "finished_at", "rules_version", "deadline_at", "next_reminder_at",
                  "automatic_due_at", "held_since")
-# A command's statements, built once and run on the driver's cursor (server/prepared.py).
+# A command's statements, built once and run on the driver's cursor (server/storage/prepared.py).
 _INSERT_EVENTS = Prepared(insert(Event.__table__))
 _INSERT_COMMAND = Prepared(insert(Command.__table__))
 _INSERT_SNAPSHOT = Prepared(insert(Snapshot.__table__))
 
 
-@functools.cache
-def game_row_update(columns: tuple[str, ...]) -> Prepared:
-    """UPDATE of these game columns where the game is still at ``expected_version``."""
-    return Prepared(
-        update(Game.__table__)
-        .where(Game.id == bindparam("row_id"), Game.version == bindparam("expected_version"))
-        .values({name: bindparam(f"new_{name}") for name in columns})
-    )
-
-
 def _set_turn_columns(game: Game, state_after: Any, now: datetime, same_turn: bool = False) -> None:
-    import engine
 
     previous_turn = (game.status, game.current_seat, game.pending_kind)
     if engine.is_terminal(state_after):
@@ -317,10 +296,8 @@ def current_version(session: Session | Connection, game_id: str) -> int | None:
 
 def _seat_players(session: Session, game: Game, state: Any, now: datetime) -> None:
     """Give every lobby member the engine seat the start decided; add the Rhom's seat."""
-    import engine
 
     public = engine.view(state, None)
-    from server.games.lobby import player_id
 
     members = {player_id(s): s for s in session.exec(select(Seat).where(Seat.game_id == game.id))}
     for player in public["players"]:

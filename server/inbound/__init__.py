@@ -2,5 +2,5 @@
 
 `ingest(message_bytes)` (server.inbound.ingest) is behind every way in: the embedded SMTP
 receiver (server.inbound.smtp), `iridescia-server mail ingest` for an MTA's pipe
-(server.inbound.cli) and IMAP polling by the scheduler (server.inbound.imap).
+(server.cli.mail) and IMAP polling by the scheduler (server.inbound.imap).
 """

@@ -13,11 +13,15 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
+from engine.narrate import narrate_lines
 from server.games import service
 from server.inbound.letter import Letter
 from server.inbound.table_words import HELP as TABLE_HELP
-from server.models import Game, Outbox
+from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
 from server.notifications.render import TEMPLATES
+from server.picture.png import html_with_board
+from server.storage.models import Game, Outbox
+from server.users.sign_in import magic_link
 
 _environment = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
                            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
@@ -42,7 +46,6 @@ def _quoted(line) -> str:
 def game_context(session, game: Game, seat: int, name: str) -> dict:
     """The board (as `iridescia show --no-color` draws it), scores and what the player may type,
     at the game's version: the renderers of the game's own emails (server.notifications)."""
-    from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
 
     state = service.load_state(session, game)
     if state is None:
@@ -69,8 +72,6 @@ def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:
     """The answer's HTML part: its text, the board as the player's view draws it (an inline
     PNG, as in the game's own emails) and a sign-in link to the game's page; None before the
     game has a board."""
-    from server.web.picture import html_with_board
-    from server.web.sessions import magic_link
 
     if context.get("view") is None:
         return None
@@ -80,8 +81,6 @@ def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:
 
 def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
     """The applied commands' events told as the player may know them (engine/narrate.py)."""
-    from engine.narrate import narrate_lines
-    from server.notifications.context import seat_names
 
     names = seat_names(session, game, game.version)
     return narrate_lines([row["payload"] for row in rows], names, seat)

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from server.db import session_scope
 from server.games import listing
-from server.inbound import addresses, answer
-from server.inbound.record import finish
-from server.models import User
+from server.inbound import answer
+from server.inbound.record import Outcome, finish
+from server.mail import reply_addresses as addresses
+from server.storage.db import session_scope
+from server.storage.models import User
 
 
 def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
-    from server.inbound.ingest import Outcome
 
     base = addresses.ReplyBase.parse(app.config["REPLY_ADDRESS"])
     secret = app.config["SECRET_KEY"]

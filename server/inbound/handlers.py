@@ -11,19 +11,23 @@ from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
 from engine.wording import clean
-from server.db import session_scope
+from server.api.games.schemas import GameCreateSchema
 from server.games import lobby
-from server.inbound import addresses, answer
-from server.inbound.lines import read_lines, split_around_commands, split_said
-from server.inbound.play import run_lines
-from server.inbound.record import finish
-from server.models import Game, Invitation, Seat, User, utcnow
+from server.http.auth import hash_token, new_token
+from server.inbound import answer
+from server.inbound.games_list import list_games
+from server.inbound.lines import mail_word, read_lines, split_around_commands, split_said
+from server.inbound.play import line_key, run_lines
+from server.inbound.record import Outcome, close, finish
+from server.mail import reply_addresses as addresses
+from server.messages import service as messages
+from server.storage.db import session_scope
+from server.storage.models import Game, Invitation, Seat, User, utcnow
 
 log = logging.getLogger(__name__)
 
 
 def _outcome(status: str, detail: str, answered: bool = True):
-    from server.inbound.ingest import Outcome
 
     return Outcome(status, detail, answered)
 
@@ -79,8 +83,6 @@ def _seat_of(session, game_id: str, user_id: int) -> Seat | None:
 def _post_said(app, db, game_id: str, user_id: int, message_key: str, said: list,
                now: datetime) -> list[str]:
     """Post each `say` line to the players' channel; the answer's line for each."""
-    from server.inbound.play import line_key
-    from server.messages import service as messages
 
     told = []
     for line in said:
@@ -215,7 +217,6 @@ def _new_account(session, letter) -> User:
     """The invited address gets an account; its API token is random and shown to nobody (the
     player plays by mail; `iridescia register` cannot take the address, the CLI's token reset
     is a matter for the account pages)."""
-    from server.auth import hash_token, new_token
 
     name = letter.sender_name or letter.sender.partition("@")[0]
     user = User(name=name[:80], email=letter.sender, token_hash=hash_token(new_token()))
@@ -227,26 +228,22 @@ def _new_account(session, letter) -> User:
 
 
 def _dropped(db, record_id, letter, detail: str):
-    from server.inbound.ingest import _close
 
     log.warning("mail from %s dropped: %s", letter.sender, detail)
-    return _close(db, record_id, _outcome("dropped", detail, answered=False))
+    return close(db, record_id, _outcome("dropped", detail, answered=False))
 
 
 def _bare(app, db, record_id, letter, user_id: int, now: datetime):
     """To the bare address: `new solo` starts a solo game; anything else lists the games."""
-    from server.inbound.lines import mail_word
 
     words = {mail_word(line) for line in letter.lines if line.strip()}
     if "new solo" in words:
         return _new_solo(db, record_id, letter, user_id, now)
-    from server.inbound.games_list import list_games
 
     return list_games(app, db, record_id, letter, user_id, now)
 
 
 def _new_solo(db, record_id, letter, user_id: int, now: datetime):
-    from server.games.schemas import GameCreateSchema
 
     with session_scope(db) as session:
         user = session.get(User, user_id)

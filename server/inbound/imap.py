@@ -15,6 +15,8 @@ import ssl
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from server.inbound.ingest import ingest
+
 log = logging.getLogger(__name__)
 
 
@@ -112,7 +114,6 @@ def poll(app, settings: ImapSettings, limit: int = 200) -> dict[str, int]:
 
 def _poll(app, connection: imaplib.IMAP4, settings: ImapSettings, limit: int) -> dict[str, int]:
     """Handle up to `limit` unseen messages; counts of the outcomes."""
-    from server.inbound.ingest import ingest
 
     counts: dict[str, int] = {}
     status, _ = connection.select(_quoted(settings.mailbox))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from dataclasses import dataclass
 from datetime import timedelta
 from email import message_from_bytes, policy
 from email.utils import parseaddr
@@ -22,31 +21,16 @@ from flask import current_app
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
 from server.inbound import handlers
-from server.inbound.addresses import ReplyBase
 from server.inbound.authentication import refusal
 from server.inbound.letter import Letter, read_letter
-from server.inbound.record import claim, finish, recent_count
-from server.models import User, utcnow
+from server.inbound.record import Outcome, claim, close, recent_count
+from server.mail.reply_addresses import ReplyBase
+from server.mail.settings import MailSettings
+from server.storage.db import app_engine, session_scope
+from server.storage.models import User, utcnow
 
 log = logging.getLogger(__name__)
-EX_OK, EX_NOUSER, EX_TEMPFAIL = 0, 67, 75  # sysexits.h: what MTAs understand of a pipe's exit
-
-
-@dataclass(frozen=True)
-class Outcome:
-    status: str  # see docs/mail.md: applied, stopped, answered, refused, ignored, dropped, ...
-    detail: str = ""
-    answered: bool = False  # an answer was queued
-
-    @property
-    def exit_code(self) -> int:
-        if self.status == "unknown_address":
-            return EX_NOUSER
-        if self.status == "temporary":
-            return EX_TEMPFAIL
-        return EX_OK
 
 
 def ingest(message_bytes: bytes, *, app=None, recipients=(), way_in: str = "pipe") -> Outcome:
@@ -77,20 +61,20 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str) -> Outcom
     if token is None:  # recorded too (a bounce by the MTA follows): `mail log` shows it
         outcome = Outcome("unknown_address", f"none of {', '.join(letter.recipients) or '(none)'}"
                                              f" is {base.bare} or {base.local}+CODE@{base.domain}")
-        return outcome if record_id is None else _close(db, record_id, outcome)
+        return outcome if record_id is None else close(db, record_id, outcome)
     if record_id is None:
         return Outcome("duplicate", f"{letter.message_key} was handled already")
     automatic = letter.automatic or _ours(letter.sender, base, config)
     if automatic:
-        return _close(db, record_id, Outcome("ignored", automatic))
+        return close(db, record_id, Outcome("ignored", automatic))
     with session_scope(db) as session:
         user = session.exec(select(User).where(User.email == letter.sender)).first()
         user_id = None if user is None else user.id
     if user is None and not token.startswith("join-"):
-        return _close(db, record_id, Outcome("dropped", f"{letter.sender} is not registered"))
+        return close(db, record_id, Outcome("dropped", f"{letter.sender} is not registered"))
     limit = config["INBOUND_RATE_LIMIT"]
     if limit > 0 and recent_count(db, letter.sender, now - timedelta(hours=1)) > limit:
-        return _close(db, record_id, Outcome("rate_limited", f"more than {limit} mails from "
+        return close(db, record_id, Outcome("rate_limited", f"more than {limit} mails from "
                                                              f"{letter.sender} in an hour"))
     reason = refusal(letter.authentication_results, letter.sender,
                      config["INBOUND_REQUIRE_AUTH"].strip().lower())
@@ -101,18 +85,11 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str) -> Outcom
 
 
 def _ours(sender: str, base: ReplyBase, config) -> str | None:
-    from server.mail.settings import MailSettings
 
     own = parseaddr(MailSettings.for_app(config).from_address)[1].lower()
     if sender == own or base.token_of(sender) is not None:
         return f"sent by this server's own address {sender}"
     return None
-
-
-def _close(db, record_id: int, outcome: Outcome) -> Outcome:
-    with session_scope(db) as session:
-        finish(session, record_id, outcome.status, outcome.detail)
-    return outcome
 
 
 def _too_large(app, raw: bytes, recipients, way_in: str, now) -> Outcome:
@@ -132,7 +109,7 @@ def _too_large(app, raw: bytes, recipients, way_in: str, now) -> Outcome:
     with session_scope(db) as session:
         user = session.exec(select(User).where(User.email == letter.sender)).first()
     if user is None:
-        return _close(db, record_id, Outcome("too_large", detail))
+        return close(db, record_id, Outcome("too_large", detail))
     return handlers.refuse(db, record_id, letter, user.id, detail + ": send the commands alone, "
                            "without attachments", now, status="too_large")
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine import notation
+from server.inbound.table_words import is_table_word
 
 # The mail words beyond the game's commands (docs/mail.md).
 MAIL_WORDS = ("show", "legal", "help", "join", "new solo", "stop", "unsubscribe")
@@ -34,7 +35,6 @@ def said(raw: str) -> str | None:
 
 
 def mail_word(text: str) -> str | None:
-    from server.inbound.table_words import is_table_word
 
     words = " ".join(text.lower().strip(" .!").split())
     return words if words in MAIL_WORDS or is_table_word(words) else None

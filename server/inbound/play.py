@@ -18,12 +18,12 @@ from sqlmodel import select
 
 import engine
 from engine import notation
-from server.db import session_scope
 from server.games import service
 from server.inbound import table_words
 from server.inbound.lines import Line
 from server.inbound.table_words import is_table_word
-from server.models import Game, IdempotencyRecord, Seat, User
+from server.storage.db import session_scope
+from server.storage.models import Game, IdempotencyRecord, Seat, User
 
 
 @dataclass

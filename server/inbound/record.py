@@ -3,19 +3,21 @@ Message-ID, so a second delivery of the same mail does nothing; the last says wh
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from server.db import session_scope
 from server.inbound.letter import Letter
-from server.models import InboundMessage
+from server.storage.db import session_scope
+from server.storage.models import InboundMessage
 
 # A mail still "received" this long after it came was being handled by a process that died:
 # handling it again is safe (each applied line is remembered by its idempotency key).
 ABANDONED_AFTER = timedelta(minutes=10)
+EX_OK, EX_NOUSER, EX_TEMPFAIL = 0, 67, 75  # sysexits.h: what MTAs understand of a pipe's exit
 
 
 def claim(db, letter: Letter, way_in: str, now: datetime) -> int | None:
@@ -67,3 +69,25 @@ def log_rows(db, limit: int, sender: str | None = None) -> list[InboundMessage]:
         if sender:
             statement = statement.where(InboundMessage.sender == sender.lower())
         return list(reversed(session.exec(statement).all()))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: str  # see docs/mail.md: applied, stopped, answered, refused, ignored, dropped, ...
+    detail: str = ""
+    answered: bool = False  # an answer was queued
+
+    @property
+    def exit_code(self) -> int:
+        if self.status == "unknown_address":
+            return EX_NOUSER
+        if self.status == "temporary":
+            return EX_TEMPFAIL
+        return EX_OK
+
+
+def close(db, record_id: int, outcome: Outcome) -> Outcome:
+    """Record what came of the mail, and say it."""
+    with session_scope(db) as session:
+        finish(session, record_id, outcome.status, outcome.detail)
+    return outcome

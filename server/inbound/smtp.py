@@ -13,6 +13,8 @@ import asyncio
 import logging
 from dataclasses import dataclass
 
+from server.inbound.ingest import ingest
+
 log = logging.getLogger(__name__)
 
 
@@ -33,7 +35,6 @@ class IngestingHandler:
     app: object
 
     async def handle_DATA(self, server, session, envelope):
-        from server.inbound.ingest import ingest
 
         content = envelope.original_content or envelope.content
         if isinstance(content, str):

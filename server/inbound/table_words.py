@@ -1,6 +1,6 @@
 """The mail words about time away and mail: `vacation until 2026-12-24`, `vacation end`,
 `pause`, `resume` (server/vacations), and `notify every|digest [HOUR]|reminders|none`
-(server/notifications/choices.py). Each is done in a transaction of its own and answered with
+(server/users/mail_choices.py). Each is done in a transaction of its own and answered with
 one sentence: what it did, or why not (the API's 4xx message)."""
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from datetime import date, datetime
 from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
-from server.db import session_scope
-from server.models import Game, Seat, User
+from server.storage.db import session_scope
+from server.storage.models import Game, Seat, User
+from server.users.mail_choices import choose_by_words
+from server.vacations import away, pauses
 
 PATTERN = re.compile(
     r"vacation until \d{4}-\d{2}-\d{2}|vacation end|pause|resume"
@@ -43,7 +45,6 @@ def act(db, user_id: int, game_id: str | None, words: str, now: datetime) -> str
 
 
 def _act(session, user: User, game_id: str | None, words: str, now: datetime) -> str:
-    from server.vacations import away, pauses
 
     if words.startswith("vacation until "):
         until = date.fromisoformat(words.removeprefix("vacation until "))
@@ -52,7 +53,6 @@ def _act(session, user: User, game_id: str | None, words: str, now: datetime) ->
         return (f"You are away until {until.isoformat()} 00:00 UTC: your turns wait for you, "
                 f"and no reminders come. {left} vacation days are left this year.")
     if words.startswith("notify"):
-        from server.notifications.choices import choose_by_words
 
         return choose_by_words(session, user, game_id, words, now)
     if words == "vacation end":

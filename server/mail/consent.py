@@ -20,12 +20,9 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from server.models import Outbox, User
+from server.storage.models import Outbox, User
+from server.users.account_mail import ACCOUNT_KINDS, VERIFY_EMAIL
 
-VERIFY_EMAIL = "verify_email"
-REGISTERED_AGAIN = "registered_again"
-RECOVER_TOKEN = "recover_token"
-ACCOUNT_KINDS = frozenset({VERIFY_EMAIL, REGISTERED_AGAIN, RECOVER_TOKEN})
 INVITATION = "invitation"
 
 

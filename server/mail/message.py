@@ -9,8 +9,9 @@ from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
+from server.http.plain_text import UNSAFE, describe, header_safe
 from server.mail.settings import MailSettings
-from server.plain_text import UNSAFE, describe, header_safe
+from server.picture.png import inline_images
 
 
 class _CachedHeaderClasses(HeaderRegistry):
@@ -71,14 +72,13 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None,
                   headers: dict[str, str] | None = None) -> EmailMessage:
     """`row` has to_email, subject, text_body, html_body, dedupe_key and created_at.
     `thread_root` is the dedupe key of the game's first email to the same address (None or the
-    row's own key when this is that first one). `headers` (server.inbound.outgoing: Reply-To,
+    row's own key when this is that first one). `headers` (server.mail.reply_headers: Reply-To,
     List-Unsubscribe, the In-Reply-To of an answer to a player's mail) are set as given."""
     message = EmailMessage(policy=POLICY)
     for name, value in message_headers(row, settings, thread_root, headers):
         message[name] = value
     message.set_content(row.text_body)
     if row.html_body:
-        from server.web.picture import inline_images
 
         html, images = inline_images(row.html_body)
         message.add_alternative(html, subtype="html")

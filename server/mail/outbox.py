@@ -2,17 +2,16 @@
 what happened.
 
 On PostgreSQL the claim is `SELECT ... FOR UPDATE SKIP LOCKED`; on SQLite every transaction takes
-the database's write lock (server.db begins IMMEDIATE). Either way two schedulers never claim the
+the database's write lock (server.storage.db begins IMMEDIATE). Either way two schedulers never claim the
 same message at once. Rendering only reads, in a read-only transaction (no write lock on SQLite);
 the words are stored with the message's status, so a retry sends the same words.
 
-A claim is a lease (server/mail/leases.py), fenced by the message's attempts counter and renewed
+A claim is a lease (server/delivery/leases.py), fenced by the message's attempts counter and renewed
 just before each send, so a message another scheduler claimed since (its lease had run out) is
 skipped, never sent twice. Batches are small, and a run that stops early gives back what it had
 not started. Making each message ready and sending it: server/mail/sending.py.
 """
 
-import hashlib
 import logging
 import random
 from collections.abc import Callable
@@ -22,9 +21,7 @@ from datetime import datetime
 from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
-from server.db import read_only, session_scope
-from server.mail import consent
-from server.mail.leases import (
+from server.delivery.leases import (
     CLAIM_BATCH,
     CLAIM_LEASE,
     OUTBOX,
@@ -35,26 +32,18 @@ from server.mail.leases import (
     renew_lease,
     write_outcomes,
 )
+from server.mail import consent
+from server.mail.reply_headers import reply_headers
 from server.mail.sending import Sender, make_ready, outcome, words
 from server.mail.settings import MailSettings
-from server.models import Outbox
+from server.storage.db import read_only, session_scope
+from server.storage.models import Outbox
 
 log = logging.getLogger(__name__)
-__all__ = ["CLAIM_BATCH", "CLAIM_LEASE", "FlushReport", "dedupe_key", "flush_outbox",
+__all__ = ["CLAIM_BATCH", "CLAIM_LEASE", "FlushReport", "flush_outbox",
            "list_messages", "render_pending", "retry_parked", "thread_roots"]
 
 
-DEDUPE_KEY_LENGTH = 200  # the column's width
-
-
-def dedupe_key(text: str) -> str:
-    """``text`` as an outbox dedupe key: itself when it fits the column, else its beginning and
-    the sha256 of all of it (an invitation's key quotes an address of up to 254 characters,
-    which overflowed the column on PostgreSQL: a 500). Distinct texts keep distinct keys."""
-    if len(text) <= DEDUPE_KEY_LENGTH:
-        return text
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    return f"{text[:DEDUPE_KEY_LENGTH - len(digest) - 1]}~{digest}"
 
 
 @dataclass
@@ -177,10 +166,9 @@ def _release(engine, rows: list[Outbox], now: datetime) -> None:
 
 
 def _reply_headers(session, rows: list[Outbox], settings: MailSettings) -> dict[int, dict]:
-    """Reply-To and List-Unsubscribe of each row (server.inbound.outgoing), read with the claim."""
+    """Reply-To and List-Unsubscribe of each row (server.mail.reply_headers), read with the claim."""
     if not rows:
         return {}
-    from server.inbound.outgoing import reply_headers  # the inbound side; imported when needed
 
     return reply_headers(session, rows, settings)
 

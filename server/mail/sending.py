@@ -26,12 +26,13 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from server.db import read_only, session_scope
-from server.mail.backoff import MAX_ATTEMPTS, retry_delay
-from server.mail.leases import Outcome
+from server.delivery.backoff import MAX_ATTEMPTS, retry_delay
+from server.delivery.leases import Outcome
 from server.mail.transport import DeliveryError
 from server.mail.wire import WireMessage, wire_message
-from server.models import Outbox
+from server.notifications import render_messages
+from server.storage.db import read_only, session_scope
+from server.storage.models import Outbox
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,6 @@ class RenderingFailed(Exception):
 
 
 def words(session, rows: list[Outbox]) -> dict[int, tuple[str, str, str] | Exception]:
-    from server.notifications import render_messages  # the game's side; imported when needed
 
     return render_messages(session, rows)
 

@@ -26,7 +26,7 @@ from email.utils import parseaddr
 
 from server.mail.message import POLICY, WIRE_POLICY, build_message, message_headers, wire_bytes
 from server.mail.settings import MailSettings
-from server.web.picture import BOARD_CID
+from server.picture.png import BOARD_CID
 
 CRLF = b"\r\n"
 _PRINTABLE = re.compile(r"[\x20-\x7e]*")
@@ -137,7 +137,7 @@ _DATA_URI = 'src="data:image/png;base64,'
 
 
 def _inline_images(html: str) -> tuple[str, list[tuple[str, str]]]:
-    """`server.web.picture.inline_images`, keeping each picture's base64 as it is (its lines are
+    """`server.picture.png.inline_images`, keeping each picture's base64 as it is (its lines are
     cut for the part, not decoded and encoded again): the same cids, the same bytes. (A regular
     expression over the 220 KB of a picture's HTML cost more than the rest of this module.)"""
     pieces, images, start = [], [], 0

@@ -19,7 +19,7 @@ from sqlalchemy import func
 from sqlmodel import select
 
 from engine.wording import clean
-from server.models import Game, Message, Seat, User
+from server.storage.models import Command, Game, Message, Seat, User
 
 MAX_LENGTH = 1000
 CHANNELS = ("players", "spectators")
@@ -159,7 +159,6 @@ def since_last_turn(session, game: Game, user_id: int, seat: int, version: int,
                     limit: int = 30) -> tuple[list[dict], int]:
     """What the others said (both channels) after the player's own last command before
     `version`: (the newest `limit` of them, oldest first; how many earlier ones there are)."""
-    from server.models import Command
 
     commands = session.exec(
         select(Command.at, Command.command).where(Command.game_id == game.id,

@@ -1,9 +1,9 @@
 """Notifications: which emails the events just appended call for, queued in the outbox; and, when
 the sender gets to them, their words.
 
-`on_events_appended` is called by `server.games.service.apply_command` inside the transaction
-that appends the events, so a notification is committed exactly when its events are, and the
-outbox's unique dedupe key keeps it from being queued twice. The scheduler queues reminders,
+`on_events_appended` reacts to the core's `EventsAppended` (subscribed by server/reactions.py),
+inside the transaction that appends the events, so a notification is committed exactly when its
+events are, and the outbox's unique dedupe key keeps it from being queued twice. The scheduler queues reminders,
 warnings and "played for you" notices through `enqueue` the same way.
 
 Queuing only inserts a small row (kind, recipient, game, version, seat, a little JSON): nothing is
@@ -13,157 +13,30 @@ from the game as it was at the notice's version (server.mail.outbox calls it bef
 
 import functools
 import logging
-from dataclasses import dataclass
 from datetime import datetime
-from typing import NamedTuple
 
-from sqlalchemy import and_, bindparam, func, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.orm import Session as OrmSession
-from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.orm.util import identity_key
 from sqlmodel import select
 
+import engine
 from server import wakeups
-from server.db import sql
-from server.games.deferred import deferred_writes, write
-from server.games.service import SERVER_ACTOR
-from server.models import Game, Outbox, Seat, User
+from server.games.deferred import deferred_writes
+from server.games.due_times import update_due_times
+from server.games.pace import time_left
+from server.games.reactions import EventsAppended
+from server.games.service import SERVER_ACTOR, load_state
+from server.games.table import Recipient, SeatRow, table_of, write_seat
+from server.notifications.context import build_context, format_time
 from server.notifications.policy import Decision, Notice, Participant, after_events, wanted
-from server.prepared import Prepared
+from server.notifications.render import render
+from server.storage.db import sql
+from server.storage.models import Game, Outbox, User
+from server.storage.prepared import Prepared
+from server.users.mail_choices import DESCRIBED, links_for, quiet_until
 
 log = logging.getLogger(__name__)
 # Kinds whose email quotes the turn's deadline (when it is the recipient's turn).
 QUOTES_DEADLINE = frozenset({"game_started", "your_turn", "reminder", "deadline_warning"})
-_TABLES = "iridescia.notification_tables"
-
-
-class Recipient(NamedTuple):
-    email: str
-    preference: str  # the player's mail choice for the game (policy.ALLOWED_BY_PREFERENCE)
-    time_zone: str | None = None
-    quiet_hours: str | None = None  # "22-7": mail waits for its end (notifications/choices.py)
-
-
-@dataclass
-class SeatRow:
-    """A seated participant as `table_of` read it (plain values, not an ORM object: cheaper)."""
-
-    id: int
-    seat: int
-    kind: str  # human | rhom | bot
-    user_id: int | None
-    missed_turns: int
-    absent: bool
-    choose_removals: bool = False  # the user's preference (users.choose_removals)
-    away_until: datetime | None = None  # the user's vacation (server/vacations)
-
-
-_TABLE_COLUMNS = (
-    Seat.id, Seat.seat, Seat.kind, Seat.user_id, Seat.missed_turns, Seat.absent,
-    User.choose_removals, User.email,
-    # The seat's own choice for the game wins over the account's.
-    func.coalesce(Seat.email_preference, User.email_preference), Seat.mail_stopped,
-    User.away_until, User.time_zone, User.quiet_hours,
-)
-
-
-def _seated(*columns):
-    """A game's seated participants with their users' addresses (the Rhom has no user)."""
-    return (
-        select(*columns)
-        # A disabled account (by an operator) gets no mail: no address.
-        .join(User, and_(Seat.user_id == User.id, User.disabled_at.is_(None)), isouter=True)
-        .where(Seat.seat.is_not(None))
-    )
-
-
-_TABLE = Prepared(
-    _seated(*_TABLE_COLUMNS).where(Seat.game_id == bindparam("game_id")).order_by(Seat.seat)
-)
-
-
-def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
-    """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
-    seats = [SeatRow(*row[:6], bool(row[6]), row[10]) for row in rows]
-    # A seat whose player replied `stop` gets no more mail about this game.
-    users = {
-        row[3]: Recipient(row[7], "none" if row[9] else row[8], row[11], row[12])
-        for row in rows
-        if row[3] is not None and row[7] is not None
-    }
-    return seats, users
-
-
-def _tables(session) -> dict:
-    transaction = session.get_transaction()
-    cache = session.info.get(_TABLES)
-    if cache is None or cache[0] is not transaction:
-        cache = session.info[_TABLES] = (transaction, {})
-    return cache[1]
-
-
-def load_tables(session, games: list[Game]) -> None:
-    """Read what `table_of` returns for several games with one query (the scheduler's batch)."""
-    tables = _tables(session)
-    ids = [game.id for game in games if game.id not in tables]
-    if not ids:
-        return
-    rows = session.connection().execute(
-        _seated(Seat.game_id, *_TABLE_COLUMNS)
-        .where(Seat.game_id.in_(ids))
-        .order_by(Seat.game_id, Seat.seat)
-    ).all()
-    by_game: dict[str, list] = {game_id: [] for game_id in ids}
-    for row in rows:
-        by_game[row.game_id].append(row[1:])
-    for game_id, game_rows in by_game.items():
-        tables[game_id] = _table(game_rows)
-
-
-def table_of(
-    session, game: Game, fresh: bool = False
-) -> tuple[list[SeatRow], dict[int, Recipient]]:
-    """The game's seated participants (in seat order) and their users' addresses, in one
-    prepared query, read once per game and transaction: a turn of several commands reads them
-    once. Change a seat through `write_seat`, which keeps this copy up to date."""
-    tables = _tables(session)
-    if fresh or game.id not in tables:
-        if isinstance(session, OrmSession):
-            pending = [o for o in (*session.new, *session.dirty) if isinstance(o, Seat)]
-            if pending:  # seats changed through the ORM and not written yet
-                session.flush(pending)
-        rows = _TABLE.all(sql(session), {"game_id": game.id})
-        tables[game.id] = _table(rows)
-    return tables[game.id]
-
-
-_SEAT_UPDATE = Prepared(
-    update(Seat.__table__)
-    .where(Seat.__table__.c.id == bindparam("seat_id"))
-    .values(missed_turns=bindparam("missed_turns"), absent=bindparam("absent"))
-)
-
-
-def write_seat(session, row: SeatRow, missed_turns: int, absent: bool) -> None:
-    """Set a seat's missed turns and absence: in the database (one prepared UPDATE), in `row`,
-    and in the session's own Seat object for it if one is loaded (so nothing reads it stale)."""
-    write(session, sql(session), _SEAT_UPDATE,
-          [{"seat_id": row.id, "missed_turns": missed_turns, "absent": absent}])
-    row.missed_turns, row.absent = missed_turns, absent
-    if not isinstance(session, OrmSession):
-        return
-    loaded = session.identity_map.get(identity_key(Seat, row.id))
-    if loaded is not None:
-        set_committed_value(loaded, "missed_turns", missed_turns)
-        set_committed_value(loaded, "absent", absent)
-
-
-def forget_table(session, game_id: str) -> None:
-    """Drop what `table_of` keeps for a game (its savepoint was rolled back)."""
-    cache = session.info.get(_TABLES)
-    if cache is not None:
-        cache[1].pop(game_id, None)
 
 
 def participants(
@@ -176,18 +49,24 @@ def participants(
 
 
 def _decision(state) -> Decision:
-    import engine
 
     if state is None or engine.is_terminal(state):
         return Decision(None, None)
     return Decision(engine.current_player(state), engine.pending_kind(state))
 
 
-def on_events_appended(
+def on_events_appended(appended: EventsAppended) -> None:
+    """Queue what the events call for, derive the due times and clear the acting player's
+    missed turns; the mail job is woken at the commit when a notice was queued."""
+    if queue_notices(appended.unit, appended.game, appended.state_before, appended.state_after,
+                     appended.rows, appended.actor, appended.now):
+        wakeups.note(appended.unit, "mail")
+
+
+def queue_notices(
     session, game, state_before, state_after, events, actor, now
 ) -> list[dict]:
     """Queue what the events call for; also clear the acting player's missed turns."""
-    from server.scheduler.timers import update_due_times
 
     before, after = _decision(state_before), _decision(state_after)
     # Only the seat holding the decision can act, so that is who acted (None: the server).
@@ -253,9 +132,6 @@ def outbox_row(
 ) -> dict | None:
     """The outbox row's values for `notice` about `game` at its current version, or None when
     the recipient does not want it (or no longer exists)."""
-    from server.games.pace import time_left
-    from server.notifications.choices import quiet_until
-    from server.notifications.context import format_time
 
     if user is None or not wanted(notice, user.preference):
         return None
@@ -342,15 +218,11 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
     """(subject, text body, HTML body) of each queued notice by its id, each from the game as it
     was at the notice's version and as its seat sees it; a notice that cannot be rendered maps to
     the error instead (the others are not held up by it)."""
-    from server.games.service import load_state
-    from server.notifications.context import build_context
-    from server.notifications.render import render
 
     games = {
         game.id: game
         for game in session.exec(select(Game).where(Game.id.in_({r.game_id for r in rows})))
     }
-    from server.notifications.choices import DESCRIBED, links_for
 
     users = {
         user_id: (name, token_hash, preference)

@@ -15,8 +15,19 @@ from datetime import datetime
 from flask import current_app, has_app_context
 from sqlmodel import select
 
-from server.models import Command, Event, Game, Seat, User
+import engine
+from engine import notation
+from engine.narrate import narrate, score_lines
+from engine.text_board import render_plain
+from engine.wording import item_text, objective_text
+from server.config import Settings
+from server.messages.service import since_last_turn, told_line
 from server.notifications.render import commands
+from server.notifications.table_notes import table_notes
+from server.picture.png import board_png, data_uri
+from server.picture.svg import board_svg
+from server.storage.models import Command, Event, Game, Seat, User, utcnow
+from server.users.sign_in import magic_link
 
 # "Since your last turn" tells at most this many events (a round of four players is ~150).
 HAPPENED_EVENTS = 400
@@ -29,7 +40,6 @@ TURN_KINDS = {"game_started", "your_turn", "reminder", "deadline_warning"}
 def base_url() -> str:
     if has_app_context():
         return current_app.config.get("BASE_URL", "").rstrip("/")
-    from server.config import Settings
 
     return Settings.load().BASE_URL.rstrip("/")
 
@@ -58,7 +68,7 @@ def seat_names(session, game: Game, version: int) -> dict[int, str]:
 
 def seat_links(session, game: Game, version: int) -> dict[int, str]:
     """Each human seat's "Open the game": a magic link that signs its player in on the game's
-    page (server/web/sessions.py)."""
+    page (server/users/sign_in.py)."""
     return _per_version(session, game, version, "links",
                         lambda: _seat_links(session, game, version))
 
@@ -66,7 +76,6 @@ def seat_links(session, game: Game, version: int) -> dict[int, str]:
 def _seat_links(session, game: Game, version: int) -> dict[int, str]:
     """Issued when the game reached `version` (its last event's time): the same links however
     often the email is rendered."""
-    from server.web.sessions import magic_link
 
     issued_at = session.exec(
         select(Event.at).where(Event.game_id == game.id, Event.seq == version)
@@ -85,8 +94,6 @@ PICTURED = frozenset({"game_started", "your_turn", "game_over"})
 
 
 def board_picture(view: dict, names: dict[int, str], game_id: str) -> str:
-    from server.web.picture import board_png, data_uri
-    from server.web.svg import board_svg
 
     return data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
 
@@ -110,7 +117,6 @@ def happened_since_last_turn(
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
     as they may know it (engine/narrate.py): turn headings, then indented sentences."""
-    from engine.narrate import narrate
 
     commands_before = _per_version(
         session,
@@ -149,7 +155,6 @@ def happened_since_last_turn(
 def own_cards(view: dict, seat: int) -> list[str]:
     """The texts of the recipient's own objectives and items (engine/card_text.py): the text part
     has them in its board; the HTML part, whose board is a picture, lists them."""
-    from engine.wording import item_text, objective_text
 
     me = next((p for p in view.get("players") or [] if p["seat"] == seat), None)
     if me is None:
@@ -163,7 +168,6 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
     """"Messages since your last turn": what the others said on both channels since the
     recipient's last command (server/messages), wrapped for the text part; the HTML part
     escapes the same lines. `messages_earlier` counts those left out (the page has them)."""
-    from server.messages.service import since_last_turn, told_line
 
     if user_id is None:
         return {"messages": [], "messages_earlier": 0}
@@ -175,8 +179,6 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
 
 def typed_lines(state, seat: int) -> list[str]:
     """The notation lines (engine/notation.py) `seat` may send now, each once."""
-    import engine
-    from engine import notation
 
     lines = (notation.format(c) for c in engine.legal_commands(state, seat)
              if notation.has_notation(c))
@@ -185,14 +187,12 @@ def typed_lines(state, seat: int) -> list[str]:
 
 def board_for(view: dict, game: Game, version: int, names: dict[int, str]) -> str:
     """The board as `iridescia show --no-color` draws it (one renderer for both)."""
-    from engine.text_board import render_plain
 
     players = [{"seat": seat, "name": name} for seat, name in names.items()]
     return render_plain(view, {"id": game.id, "players": players}, version)
 
 
 def _scores(state, names: dict[int, str]) -> list[dict]:
-    import engine
 
     seats = engine.outcome(state).to_dict()["seats"]
     return sorted(
@@ -209,8 +209,6 @@ def _scores(state, names: dict[int, str]) -> list[dict]:
 
 
 def _score_lines(state, names: dict[int, str]) -> list[str]:
-    import engine
-    from engine.narrate import score_lines
 
     return score_lines(engine.outcome(state).to_dict(), names)
 
@@ -230,9 +228,6 @@ def build_context(
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
     notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
-    import engine
-    from server.models import utcnow
-    from server.notifications.table_notes import table_notes
 
     extra = dict(extra or {})
     deadline = extra.pop("deadline", None)

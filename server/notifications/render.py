@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates" / "email"
+TEMPLATES = Path(__file__).resolve().parent / "templates" / "email"
 
 _environment = Environment(
     loader=FileSystemLoader(TEMPLATES),

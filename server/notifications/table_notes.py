@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlmodel import select
 
-from server.models import Game, Seat, User
+from server.storage.models import Game, Seat, User
 
 
 def table_notes(session, game: Game, seat: int | None, at: datetime) -> list[str]:

@@ -17,7 +17,12 @@ import os
 import signal
 import threading
 
+from server import wakeups
+from server.inbound.imap import poller
+from server.mail.transport import announce
 from server.scheduler.clock import Clock, system_clock
+from server.scheduler.loops import JobLoop
+from server.scheduler.tick import Ticker
 
 log = logging.getLogger(__name__)
 DEFAULT_INTERVAL_SECONDS = 5.0
@@ -39,10 +44,6 @@ def interval_seconds(app) -> float:
 
 
 def _loops(app, clock: Clock) -> tuple[str, list]:
-    from server import wakeups
-    from server.mail.transport import announce
-    from server.scheduler.loops import JobLoop
-    from server.scheduler.tick import Ticker
 
     ticker = Ticker(app, clock)
     announce(ticker.mail_settings)
@@ -57,7 +58,6 @@ def _loops(app, clock: Clock) -> tuple[str, list]:
         JobLoop("webhooks", ticker.deliver_webhooks, seconds, hub, ("webhooks",)),
     ]
     if app.config.get("IMAP_URL"):  # replies read from a mailbox (server/inbound/imap.py)
-        from server.inbound.imap import poller
 
         loops.append(JobLoop("imap", poller(app), seconds))
     return ticker.name, loops

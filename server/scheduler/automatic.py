@@ -9,7 +9,7 @@
 - a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
   turn from the seat's view, thought out before the game is locked (bot_turns.py); its removal
   turns are the server's automatic removal; nobody is told;
-- never a turn of a player on vacation, nor anything in a paused game (server/scheduler/holds.py):
+- never a turn of a player on vacation, nor anything in a paused game (server/games/holds.py):
   at the player's return the clock starts again, with the time they had left;
 - a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
   whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
@@ -34,24 +34,23 @@ from sqlalchemy import update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import select
 
+import engine
+from engine import notation
+from engine.policies import automatic_command, cautious_policy
 from server import wakeups
-from server.db import session_scope
+from server.games.cache import CACHE
 from server.games.deferred import DeferredWrites, LostGameRow, deferring
+from server.games.due_times import HUMAN_DECISIONS, update_due_times
 from server.games.rows import GameRow
-from server.models import Game, Seat
-from server.notifications import (
-    SERVER_ACTOR,
-    enqueue,
-    forget_table,
-    load_tables,
-    table_of,
-    write_seat,
-)
+from server.games.service import SERVER_ACTOR, apply_command, load_state, write_game_row
+from server.games.table import forget_table, load_tables, table_of, write_seat
+from server.notifications import enqueue
 from server.notifications.policy import Participant, played_for_you
 from server.scheduler.batch_states import preload_states
 from server.scheduler.bot_turns import bot_turn, plan_bot_turns
 from server.scheduler.claims import claim_game_rows
-from server.scheduler.timers import HUMAN_DECISIONS
+from server.storage.db import session_scope
+from server.storage.models import Game, Seat
 from server.webhooks.queue import load_hooks
 
 log = logging.getLogger(__name__)
@@ -120,7 +119,6 @@ def play_batch(db, now: datetime, budget=None, given_up: set[str] | None = None,
 
 
 def _play_held_back(db, now, budget, given_up: set[str], plans: dict):
-    from server.games.cache import CACHE
 
     turns: list[AutomaticTurn] = []
     with session_scope(db) as session:
@@ -232,15 +230,11 @@ def _postpone(db, game_id: str, now: datetime) -> None:
 
 def _apply(session, game: GameRow, state, command, now: datetime):
     """Apply one server command; the state after it."""
-    from server.games.service import apply_command
 
     return apply_command(session, game, command, SERVER_ACTOR, now, state_before=state).state
 
 
 def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn | None:
-    import engine
-    from engine.policies import automatic_command, cautious_policy
-    from server.games.service import load_state, write_game_row
 
     state = load_state(session, game)
     if state is None or engine.is_terminal(state):
@@ -250,7 +244,6 @@ def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn |
     if game.held_since is not None or game.paused_at is not None:
         # Due at a player's return from vacation (or the game was paused since it was due):
         # nothing is played; the clock starts again, or stays stopped.
-        from server.scheduler.timers import update_due_times
 
         update_due_times(session, game, state, now)
         write_game_row(session, game, game.version)
@@ -333,7 +326,6 @@ def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn |
 def _play_bot(session, game: GameRow, state, seat: int, now: datetime, plans: dict) -> AutomaticTurn:
     """A bot seat's whole turn: the plan thought out before the lock (bot_turns.py), or, when
     the game moved on since, the turn thought out now."""
-    import engine
 
     row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).one()
     commands = plans.get((game.id, game.version))
@@ -362,8 +354,6 @@ def _tell(session, game: GameRow, row, turn: AutomaticTurn, turn_started_at, now
 
 def _say(command: dict) -> str:
     """What the server played, as the notation line the player would have typed."""
-    import engine
-    from engine import notation
 
     played = engine.command_from_dict(command)
     return notation.format(played) if notation.has_notation(played) else "the Rhom's turn"

@@ -13,8 +13,9 @@ import functools
 
 from sqlalchemy import and_, bindparam, func, or_, select
 
+import engine
 from server.games.cache import CACHE
-from server.models import Event, Game, Snapshot
+from server.storage.models import Event, Game, Snapshot
 
 _LATEST = (
     select(Snapshot.game_id, func.max(Snapshot.version).label("version"))
@@ -42,7 +43,6 @@ def _events_after(count: int):
 def preload_states(session, games: list[Game]) -> None:
     """Put the claimed games' current states in the state cache. A game whose rows do not add
     up is left to `load_state`, which says what is wrong."""
-    import engine
 
     need = {g.id: g for g in games if g.version > 0 and CACHE.get(g.id, g.version) is None}
     if not need:

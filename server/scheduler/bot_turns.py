@@ -15,9 +15,12 @@ import random
 from sqlalchemy import and_
 from sqlmodel import select
 
-from server.db import read_only, session_scope
-from server.models import Game, Seat
-from server.scheduler.timers import HUMAN_DECISIONS
+import engine
+from engine import bots
+from server.games.due_times import HUMAN_DECISIONS
+from server.games.service import load_state
+from server.storage.db import read_only, session_scope
+from server.storage.models import Game, Seat
 
 # A turn the bot could not finish in this many commands is a bug, not a long turn.
 MOST_COMMANDS_PER_TURN = 60
@@ -30,8 +33,6 @@ def policy_rng(game_seed: str, version: int) -> random.Random:
 
 def bot_turn(seed: str, version: int, state, seat: int, policy_name: str | None) -> list:
     """The commands `seat`'s bot plays from `state` (at `version`) to the end of its turn."""
-    import engine
-    from engine import bots
 
     policy = bots.POLICIES[policy_name or "strong"]
     commands = []
@@ -49,7 +50,6 @@ def bot_turn(seed: str, version: int, state, seat: int, policy_name: str | None)
 def plan_bot_turns(db, now, budget=None, limit: int = 10) -> dict[tuple[str, int], list]:
     """Plans for the bot turns due at `now`: {(game id, version): commands}, thought out without
     holding any lock, asking `budget` before each game after the first."""
-    from server.games.service import load_state
 
     plans: dict[tuple[str, int], list] = {}
     with session_scope(read_only(db)) as session:

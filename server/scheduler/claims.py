@@ -1,7 +1,7 @@
 """Claiming a due game: one row, locked for this transaction, skipped by everyone else.
 
 On PostgreSQL `FOR UPDATE SKIP LOCKED` lets two schedulers share the work without waiting on each
-other; on SQLite every transaction holds the database's write lock (server.db begins IMMEDIATE), so
+other; on SQLite every transaction holds the database's write lock (server.storage.db begins IMMEDIATE), so
 claims are serialized. Either way, the claimed game's due time is moved on before the transaction
 ends, so the next claim does not see it again.
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from server.games.rows import GameRow
-from server.models import Game
+from server.storage.models import Game
 
 
 def claim_game(session: Session, column, now: datetime, skip: set[str]) -> Game | None:

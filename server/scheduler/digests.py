@@ -1,5 +1,5 @@
 """The daily digest: at each player's `digest_hour` in their time zone, one mail listing every
-game where it is their turn and they chose the digest (server/notifications/choices.py), with
+game where it is their turn and they chose the digest (server/users/mail_choices.py), with
 the time left, a link to the board's picture and the address to reply to for each. Nothing when
 no game waits for them, nor while they are on vacation.
 
@@ -17,13 +17,15 @@ from flask import current_app
 from sqlalchemy import func
 from sqlmodel import select
 
-from server.db import session_scope
 from server.games.pace import time_left
-from server.models import Game, Seat, User
+from server.mail.reply_addresses import ReplyBase, play_address
 from server.notifications import insert_many
-from server.notifications.choices import next_digest, quiet_until, zone
 from server.notifications.context import base_url, format_time
 from server.notifications.render import render_template
+from server.storage.db import session_scope
+from server.storage.models import Game, Seat, User
+from server.users.mail_choices import links_for, next_digest, quiet_until, zone
+from server.users.sign_in import magic_link
 
 log = logging.getLogger(__name__)
 DIGEST_BATCH = 50
@@ -70,8 +72,6 @@ def waiting_games(session, user: User) -> list[Game]:
 
 
 def _entry(user: User, game: Game, now: datetime) -> dict:
-    from server.inbound.addresses import ReplyBase, play_address
-    from server.web.sessions import magic_link
 
     config = current_app.config
     base = ReplyBase.parse(config["REPLY_ADDRESS"])
@@ -89,7 +89,6 @@ def _entry(user: User, game: Game, now: datetime) -> dict:
 
 
 def _row(session, user: User, games: list[Game], now: datetime) -> dict:
-    from server.notifications.choices import links_for
 
     day = now.astimezone(zone(user.time_zone)).date()
     context = {"name": user.name, "day": day.isoformat(), "time_zone": user.time_zone,

@@ -1,6 +1,6 @@
 """Reminders and the deadline warning for the human whose decision is pending.
 
-The schedule is `server.scheduler.timers.next_nudge`: a reminder every `reminder_interval_hours`
+The schedule is `server.games.due_times.next_nudge`: a reminder every `reminder_interval_hours`
 from the turn's start, then one warning when a quarter of the turn's time (at most 12 hours) is
 left. A tick that comes late sends one nudge, not every one it missed.
 
@@ -18,12 +18,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, update
 from sqlmodel import select
 
-from server.db import session_scope
-from server.models import Game, Seat, User
-from server.notifications import Recipient, insert_many, outbox_row
+from server.games.due_times import next_nudge, warning_at
+from server.games.table import Recipient
+from server.notifications import insert_many, outbox_row
 from server.notifications.policy import Notice, Participant, deadline_warning, reminder
 from server.scheduler.claims import claim_games
-from server.scheduler.timers import next_nudge, warning_at
+from server.storage.db import session_scope
+from server.storage.models import Game, Seat, User
 
 log = logging.getLogger(__name__)
 # Games nudged per transaction: one claim, one insert and one update for all of them.

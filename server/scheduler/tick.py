@@ -30,24 +30,24 @@ from datetime import UTC, datetime
 
 from sqlalchemy import func, select
 
-from server.db import app_engine, read_only, session_scope
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
 from server.mail.transport import KeptOpen
-from server.models import Game, SchedulerTick, User
 from server.scheduler.automatic import AutomaticTurn, play_batch
 from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.budget import Budget
 from server.scheduler.clock import Clock, system_clock
 from server.scheduler.digests import digest_batch
 from server.scheduler.nudges import Nudge, nudge_batch
+from server.storage.db import app_engine, read_only, session_scope
+from server.storage.models import Game, SchedulerTick, User
 from server.webhooks.delivery import DeliveryReport, deliver_webhooks
 
 log = logging.getLogger(__name__)
 # After a tick that ran out of its budget with work still due: the next tick, after only this
 # moment. A backlog of due turns (1,000 after a restart or an outage) is worked off tick after
 # tick; the players are not kept waiting meanwhile: each batch is its own short transaction (on
-# SQLite a command waits for one batch at most, tens of ms: server/sqlite_writers.py queues the
+# SQLite a command waits for one batch at most, tens of ms: server/storage/sqlite_writers.py queues the
 # writers). (It was 5 s, then 0.2 s: of 1,000 due turns' 2-3 s at a loaded machine's pace, a
 # pause per second of work.)
 BACKLOG_PAUSE_SECONDS = 0.01

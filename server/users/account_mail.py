@@ -12,9 +12,14 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from server import wakeups
-from server.mail.consent import ACCOUNT_KINDS, RECOVER_TOKEN, REGISTERED_AGAIN, VERIFY_EMAIL
-from server.models import Outbox, User
+from server.storage.models import Outbox, User
 from server.users import links
+
+# The account mails' kinds (server/mail/consent.py lets these through to unconfirmed addresses).
+VERIFY_EMAIL = "verify_email"
+REGISTERED_AGAIN = "registered_again"
+RECOVER_TOKEN = "recover_token"
+ACCOUNT_KINDS = frozenset({VERIFY_EMAIL, REGISTERED_AGAIN, RECOVER_TOKEN})
 
 
 def _mails_today(session: Session, user: User, now: datetime) -> int:

@@ -12,8 +12,8 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from server.auth import authenticated, hash_token, new_token
-from server.models import User
+from server.http.auth import authenticated, hash_token, new_token
+from server.storage.models import User
 from server.users import account_mail
 
 

@@ -7,7 +7,7 @@ IRIDESCIA_SECRET_KEY, one salt per purpose so that one kind of code never passes
   used (the token changed), it is dead.
 
 The links point at IRIDESCIA_BASE_URL: ``/verify?code=…`` and ``/recover?code=…`` are pages
-(server/users/pages.py) whose button posts the code; the API takes the same codes.
+(server/web/account_pages.py) whose button posts the code; the API takes the same codes.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from urllib.parse import urlencode
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from server.errors import fail
-from server.models import User
+from server.http.errors import fail
+from server.storage.models import User
 
 CONFIRM, RECOVER = "confirm-address", "recover-token"
 PAGES = {CONFIRM: "/verify", RECOVER: "/recover"}

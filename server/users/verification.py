@@ -9,10 +9,10 @@ from datetime import datetime
 
 from sqlmodel import Session
 
-from server.errors import fail
-from server.models import User, utcnow
-from server.rate_limits import KNOWN_TOKENS
-from server.tokens import hash_token, new_token
+from server.http.errors import fail
+from server.http.rate_limits import KNOWN_TOKENS
+from server.http.tokens import hash_token, new_token
+from server.storage.models import User, utcnow
 from server.users import links
 
 

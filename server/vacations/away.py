@@ -1,5 +1,5 @@
 """A player's vacation: starting it, changing its end, ending it early, and what it does to
-the games waiting for them (their turns' clocks stop and start again: server/scheduler/holds)."""
+the games waiting for them (their turns' clocks stop and start again: server/games/holds)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from flask import current_app
 from sqlmodel import select
 
 from server import wakeups
-from server.errors import fail
-from server.models import Game, Seat, User, Vacation
+from server.games.due_times import update_due_times
+from server.http.errors import fail
+from server.storage.models import Game, Seat, User, Vacation
 from server.vacations.allowance import day_start, days_by_year, used_in
 
 # A vacation is planned at most this far ahead (a year's allowance would end it sooner anyway).
@@ -117,7 +118,6 @@ def end_vacation(session, user: User, now: datetime) -> None:
 def refresh_games(session, user: User, now: datetime) -> list[Game]:
     """The user's active games whose decision is theirs get their due times again: stopped while
     they are away, running again (with the time they had left) when they are back."""
-    from server.scheduler.timers import update_due_times
 
     games = list(session.exec(
         select(Game).join(Seat, Seat.game_id == Game.id)

@@ -12,8 +12,9 @@ from datetime import datetime
 from sqlmodel import select
 
 from server import wakeups
-from server.errors import fail
-from server.models import Game, Seat
+from server.games.due_times import update_due_times
+from server.http.errors import fail
+from server.storage.models import Game, Seat
 
 
 def _players(session, game: Game) -> list[Seat]:
@@ -30,7 +31,6 @@ def waiting_for(session, game: Game) -> list[Seat]:
 
 
 def _refresh(session, game: Game, now: datetime) -> None:
-    from server.scheduler.timers import update_due_times
 
     session.flush()
     update_due_times(session, game, None, now)

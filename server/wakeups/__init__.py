@@ -24,8 +24,8 @@ from flask import Flask, current_app, has_app_context
 from sqlalchemy import bindparam, event, func, select
 from sqlalchemy.orm import Session
 
-from server.db import default_sqlite_path, sql
-from server.prepared import Prepared
+from server.storage.db import default_sqlite_path, sql
+from server.storage.prepared import Prepared
 from server.wakeups.channels import (
     CHANNEL,
     Channel,

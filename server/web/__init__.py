@@ -2,7 +2,7 @@
 
 - pages (server/web/routes.py): ``/``, ``/register``, ``/sign-in``, ``/games/ID`` and playing
   from it; errors on these paths are pages, on ``/api/`` JSON as before;
-- sessions (server/web/sessions.py): Flask's signed cookie session on the pages only (the API
+- sessions (server/users/sign_in.py): Flask's signed cookie session on the pages only (the API
   keeps none), CSRF protection on every page form (Flask-WTF);
 - ``/docs``: Swagger UI (5.x, which reads OpenAPI 3.1) from the flask-swagger-ui package's
   files, never a CDN.
@@ -14,13 +14,15 @@ import http
 
 from flask import Flask, render_template, request, send_from_directory
 from flask.sessions import SecureCookieSessionInterface
-from flask_wtf.csrf import CSRFError, CSRFProtect
+from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from server import errors
+from server.http import errors
+from server.web.csrf import csrf
+from server.web.routes import blp
+from server.web.time_away import blp as time_away
 
 DOCS_ASSETS = "/docs/assets/"
-csrf = CSRFProtect()
 
 
 def is_api_path(path: str) -> bool:
@@ -91,8 +93,6 @@ def init_app(app: Flask) -> None:
     app.session_interface = PageSessions()
     csrf.init_app(app)
 
-    from server.web.routes import blp
-    from server.web.time_away import blp as time_away
 
     app.register_blueprint(blp)
     app.register_blueprint(time_away)

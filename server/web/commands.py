@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from engine import command_to_dict, notation
+
 STEPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Decide now", frozenset({"choose_gem", "give_gem", "discard_objective"})),
     ("Your roll", frozenset({"keep_roll", "reroll", "modify_die"})),
@@ -31,7 +33,6 @@ def grouped(commands: list, game_id: str, undo_steps: int = 0) -> list[tuple[str
     """(step heading, choices) for engine commands, in the order of a turn; steps without a
     choice are left out, and so are commands nobody types. The undo's heading says how many
     steps it takes back (`undo_steps`, from the view)."""
-    from engine import command_to_dict, notation
 
     groups: dict[str, list[Choice]] = {}
     seen: set[str] = set()

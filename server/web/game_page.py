@@ -7,11 +7,13 @@ from typing import Any
 
 from sqlmodel import select
 
+import engine
+from engine.narrate import narrate
 from server.games import lobby, service
 from server.games.legality import offered
-from server.models import Event, Game, User, utcnow
+from server.picture.svg import board_svg
+from server.storage.models import Event, Game, User, utcnow
 from server.web.commands import grouped
-from server.web.svg import board_svg
 from server.web.talk import talk_context
 from server.webhooks import registry
 
@@ -31,8 +33,6 @@ def stories(session, game: Game, seat: int | None, names: dict[int, str], after:
             upto: int, turns: int | None = None) -> list:
     """The events after `after` up to `upto` told in sentences as `seat` may know them
     (engine/narrate.py), one story per turn; the last `turns` of them when given."""
-    import engine
-    from engine.narrate import narrate
 
     rows = session.exec(
         select(Event.payload)
@@ -46,7 +46,6 @@ def stories(session, game: Game, seat: int | None, names: dict[int, str], after:
 def page_context(session, game: Game, user: User | None, seat: int | None,
                  at: int | None) -> dict[str, Any]:
     """Everything the template needs. `at`: the replay's event number (None: now)."""
-    import engine
 
     info, names = seat_names(session, game, user)
     context: dict[str, Any] = {"game": game, "info": info, "names": names, "seat": seat,

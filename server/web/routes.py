@@ -14,17 +14,23 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from marshmallow import ValidationError
 from sqlmodel import select
 
+import engine
 from server import clock
-from server.db import db_session
-from server.errors import fail
+from server.api.users.schemas import UserCreateSchema
 from server.games import listing, lobby, service
-from server.models import Game, Outbox, User, utcnow
-from server.rate_limits import spend_account_request
+from server.http.errors import fail
+from server.http.rate_limits import spend_account_request
+from server.messages import service as messages
+from server.picture.png import board_png
+from server.picture.svg import board_svg
+from server.storage.db import db_session
+from server.storage.models import Game, Outbox, User, utcnow
+from server.users import sign_in as sessions
 from server.users.accounts import AlreadyRegistered, register_user
-from server.users.schemas import UserCreateSchema
 from server.vacations import away
-from server.web import sessions
-from server.web.game_page import page_context, stories
+from server.web.csrf import csrf
+from server.web.game_page import page_context, seat_names, stories
+from server.webhooks import registry
 
 blp = Blueprint("pages", __name__, template_folder="templates")
 
@@ -34,7 +40,6 @@ def protect_forms() -> None:
     """Every page form carries the session's CSRF token (Flask-WTF): another site's page cannot
     post in a signed-in player's name."""
     if request.method == "POST":
-        from server.web import csrf
 
         csrf.protect()
 
@@ -186,11 +191,6 @@ def game_page(game_id: str):
 @blp.get("/games/<game_id>/board.png")
 def board_picture(game_id: str):
     """The board now as a picture, as the viewer may see it (the daily digest links to it)."""
-    import engine
-    from server.games import service
-    from server.web.game_page import seat_names
-    from server.web.picture import board_png
-    from server.web.svg import board_svg
 
     session = db_session()
     user, game, seat = _viewer(session, game_id)
@@ -229,7 +229,6 @@ def _conflict(session, game: Game, user: User, seat: int, expected: int):
 @blp.post("/games/<game_id>/play")
 def play(game_id: str):
     """One command from a form, through the API's command path (service.apply_command)."""
-    import engine
 
     session = db_session()
     user, game, seat = _viewer(session, game_id)
@@ -260,7 +259,6 @@ def play(game_id: str):
 @blp.post("/games/<game_id>/messages")
 def post_message(game_id: str):
     """Say something from the page's form (the API's rules: server/messages/service.py)."""
-    from server.messages import service as messages
 
     session = db_session()
     user = signed_in_user()
@@ -289,7 +287,6 @@ def seated_player(session, game_id: str) -> tuple[User, Game]:
 @blp.post("/games/<game_id>/webhook")
 def set_webhook(game_id: str):
     """The game page's webhook form: PUT /api/v1/games/<id>/webhook's checks and answer."""
-    from server.webhooks import registry
 
     session = db_session()
     user, game = seated_player(session, game_id)
@@ -308,7 +305,6 @@ def set_webhook(game_id: str):
 
 @blp.post("/games/<game_id>/webhook/remove")
 def remove_webhook(game_id: str):
-    from server.webhooks import registry
 
     session = db_session()
     user, game = seated_player(session, game_id)

@@ -7,7 +7,7 @@ from typing import Any
 
 from server.games import lobby
 from server.messages import service
-from server.models import Game, User
+from server.storage.models import Game, User
 
 PAGE_MESSAGES = 50
 

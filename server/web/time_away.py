@@ -9,9 +9,9 @@ from datetime import date
 from flask import Blueprint, redirect, request, url_for
 
 from server.clock import now
-from server.db import db_session
-from server.errors import fail
 from server.games import lobby
+from server.http.errors import fail
+from server.storage.db import db_session
 from server.vacations import away, pauses
 from server.web.routes import protect_forms, seated_player, signed_in_user
 

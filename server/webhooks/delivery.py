@@ -1,12 +1,12 @@
 """The scheduler's `webhooks` job: POST the deliveries due, with the outbox's machinery.
 
-As for mail (server/mail/outbox.py, with the leases and bookkeeping of server/mail/leases.py):
+As for mail (server/mail/outbox.py, with the leases and bookkeeping of server/delivery/leases.py):
 due deliveries are claimed in small batches (`FOR UPDATE SKIP LOCKED` on PostgreSQL, SQLite's
 write lock), each claim a lease that counts an attempt and is renewed, fenced by that count,
 just before the POST, so two schedulers never send one delivery at once; the POST is made
 outside any transaction and its outcome marked in a transaction of its own. A failure worth
 retrying (no answer, a 5xx, a 429, a name that does not resolve) waits
-`server.mail.backoff.retry_delay`; after `MAX_ATTEMPTS`, or at once for an answer that will not change (a 404, a 3xx, an address the
+`server.delivery.backoff.retry_delay`; after `MAX_ATTEMPTS`, or at once for an answer that will not change (a 404, a 3xx, an address the
 SSRF guard refuses), the delivery is parked for an operator (`iridescia-server outbox`).
 """
 
@@ -21,10 +21,10 @@ from datetime import datetime
 from sqlalchemy import or_, update
 from sqlmodel import select
 
-from server.db import read_only, session_scope
-from server.mail.backoff import MAX_ATTEMPTS, retry_delay
-from server.mail.leases import CLAIM_BATCH, CLAIM_LEASE, bookkeeping, release_leases
-from server.models import Game, Seat, Webhook, WebhookDelivery
+from server.delivery.backoff import MAX_ATTEMPTS, retry_delay
+from server.delivery.leases import CLAIM_BATCH, CLAIM_LEASE, bookkeeping, release_leases
+from server.storage.db import read_only, session_scope
+from server.storage.models import Game, Seat, Webhook, WebhookDelivery
 from server.webhooks import addresses, http, payload, signing
 
 log = logging.getLogger(__name__)

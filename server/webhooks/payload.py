@@ -12,9 +12,13 @@ from __future__ import annotations
 
 from sqlmodel import select
 
-from server import json_codec
-from server.models import Event, Game
+import engine
+from engine.narrate import narrate
+from engine.wording import clean
+from server.games.service import load_state
 from server.notifications.context import base_url, seat_names
+from server.storage import json_codec
+from server.storage.models import Event, Game
 
 # The last turn is told from at most this many events (a round of four players is about 150).
 HAPPENED_EVENTS = 200
@@ -25,7 +29,6 @@ def _last_turn(session, game: Game, version: int, names: dict[int, str],
                current: tuple[int, int] | None) -> list[str]:
     """The heading and sentences of the last turn told before the ``current`` one (number,
     seat), which has only just begun."""
-    from engine.narrate import narrate
 
     rows = session.exec(
         select(Event.payload).where(Event.game_id == game.id, Event.seq <= version)
@@ -39,7 +42,6 @@ def _last_turn(session, game: Game, version: int, names: dict[int, str],
 
 
 def _scores(state, names: dict[int, str]) -> list[dict]:
-    import engine
 
     outcome = engine.outcome(state).to_dict()
     winners = set(outcome["winners"])
@@ -51,9 +53,6 @@ def _scores(state, names: dict[int, str]) -> list[dict]:
 def document(session, game: Game, version: int, event: str, owner_seat: int | None,
              delivery_id: int) -> dict:
     """The JSON payload (docs/webhooks.md) of a delivery about ``game`` at ``version``."""
-    import engine
-    from engine.wording import clean
-    from server.games.service import load_state
 
     state = load_state(session, game, version=version)
     names = {seat: clean(name) for seat, name in seat_names(session, game, version).items()}

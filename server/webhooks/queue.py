@@ -13,10 +13,12 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import select
 
-from server.db import sql
+from server import wakeups
 from server.games.deferred import write
-from server.models import Seat, User, Webhook, WebhookDelivery
-from server.prepared import Prepared
+from server.games.reactions import EventsAppended
+from server.storage.db import sql
+from server.storage.models import Seat, User, Webhook, WebhookDelivery
+from server.storage.prepared import Prepared
 
 
 # The game's webhooks whose owners still play in it with an account in order: a disabled
@@ -77,6 +79,14 @@ def _batch_hooks(session) -> dict[str, list[int]] | None:
         return None
     kept = session.info.get(_BATCH)
     return kept[1] if kept is not None and kept[0] is session.get_transaction() else None
+
+
+def on_events_appended(appended: EventsAppended) -> None:
+    """The core's `EventsAppended` (subscribed by server/reactions.py): queue the deliveries
+    and wake the webhooks job at the commit."""
+    if after_events(appended.unit, appended.game, appended.state_before, appended.state_after,
+                    appended.now):
+        wakeups.note(appended.unit, "webhooks")
 
 
 def after_events(session, game, state_before, state_after, now: datetime) -> bool:

@@ -8,8 +8,9 @@ from flask import current_app
 from sqlalchemy import delete
 from sqlmodel import Session, select
 
-from server.errors import fail
-from server.models import Game, Webhook, WebhookDelivery
+from server.games.reactions import PlayerLeft
+from server.http.errors import fail
+from server.storage.models import Game, Webhook, WebhookDelivery
 from server.webhooks import addresses, signing
 
 # A game in these states tells no more turns: no webhook can be set on it.
@@ -56,6 +57,12 @@ def remove(session: Session, game_id: str, user_id: int) -> None:
     """Remove the player's webhook and what it was still owed (404 when there is none)."""
     if not forget(session, game_id, user_id):
         fail(404, f"you have no webhook on game {game_id}: set one with PUT")
+
+
+def on_player_left(left: PlayerLeft) -> None:
+    """The core's `PlayerLeft` (subscribed by server/reactions.py): a player who left an open
+    game is told no more of it."""
+    forget(left.session, left.game_id, left.user_id)
 
 
 def forget(session: Session, game_id: str, user_id: int) -> bool:

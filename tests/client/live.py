@@ -15,8 +15,8 @@ class LiveServer:
     def __init__(self, tmp_path, database_url: str | None = None):
         """On its own SQLite database, or on ``database_url`` (migrated already)."""
         from server import create_app
-        from server.db import get_engine
-        from server.migrate import upgrade
+        from server.storage.db import get_engine
+        from server.storage.migrate import upgrade
 
         self.database_url = database_url or f"sqlite:///{tmp_path / 'iridescia.db'}"
         if database_url is None:
@@ -42,7 +42,7 @@ class LiveServer:
             time.sleep(0.05)
 
     def close(self):
-        from server.db import dispose_engine
+        from server.storage.db import dispose_engine
 
         self.stopping.set()
         self.server.shutdown()

@@ -9,7 +9,7 @@ import random
 import time
 
 from engine import commands as engine_commands
-from server.api_schemas.commands import schema_name
+from server.api.engine_schemas.commands import schema_name
 
 
 def _models(generated):

@@ -7,8 +7,8 @@ from email.utils import make_msgid
 import pytest
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import InboundMessage
+from server.storage.db import app_engine, session_scope
+from server.storage.models import InboundMessage
 from tests.inbound.conftest import answer_to, flat
 from tests.inbound.post import reply, text_of
 

@@ -4,8 +4,8 @@ player reads it through the API and in their next email, and a repeat of the mai
 
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import Message
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Message
 from tests.inbound.conftest import answer_to, flat
 from tests.inbound.post import reply, text_of
 

@@ -2,7 +2,7 @@
 
 from datetime import timedelta
 
-from server.models import utcnow
+from server.storage.models import utcnow
 from tests.inbound.conftest import answer_to, flat
 from tests.inbound.post import reply
 

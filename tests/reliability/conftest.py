@@ -11,7 +11,7 @@ import requests
 from werkzeug.serving import make_server
 
 from server import create_app
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.reliability.helpers import Api, Player
 
 

@@ -21,8 +21,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import select
 
-from server.db import session_scope
-from server.models import Command, Event, Game, Seat
+from server.storage.db import session_scope
+from server.storage.models import Command, Event, Game, Seat
 from tests.accounts import confirm
 
 

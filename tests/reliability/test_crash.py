@@ -55,8 +55,8 @@ def _player_loop(base: str, game_id: str, seats: dict, seed: int, stop: threadin
 def _check_acknowledged(db, acked: list) -> None:
     from sqlmodel import select
 
-    from server.db import session_scope
-    from server.models import Command, Event
+    from server.storage.db import session_scope
+    from server.storage.models import Command, Event
 
     with session_scope(db) as session:
         for game_id, player, body, answer in acked:

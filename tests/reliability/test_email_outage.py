@@ -23,11 +23,11 @@ from click.testing import CliRunner
 from sqlmodel import select
 
 from server import create_app
-from server.db import session_scope
 from server.mail import MailSettings
 from server.mail.message import build_message
-from server.models import Outbox, utcnow
 from server.scheduler.tick import Ticker
+from server.storage.db import session_scope
+from server.storage.models import Outbox, utcnow
 from tests.reliability.helpers import Api
 from tests.reliability.processes import free_port
 

@@ -20,10 +20,10 @@ from sqlmodel import select
 
 import engine
 from engine.data import OBJECTIVES, TILES, display_name
-from server.db import session_scope
 from server.mail.outbox import render_pending
-from server.models import Event, Outbox, utcnow
 from server.scheduler.tick import Ticker
+from server.storage.db import session_scope
+from server.storage.models import Event, Outbox, utcnow
 from tests.reliability.helpers import dump_database, event_log, verify_log
 
 COMMANDS = 30
@@ -159,7 +159,7 @@ def test_nobody_sees_what_they_may_not(app, api, db, ada, bob, eve, table):
 
 
 def _seed(db, game_id: str) -> str:
-    from server.models import Game
+    from server.storage.models import Game
 
     with session_scope(db) as session:
         return session.get(Game, game_id).seed

@@ -9,8 +9,8 @@ import threading
 import requests
 from sqlmodel import select
 
-from server.db import session_scope
-from server.models import Seat
+from server.storage.db import session_scope
+from server.storage.models import Seat
 
 JOINERS = 16
 

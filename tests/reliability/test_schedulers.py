@@ -17,8 +17,8 @@ import time
 
 from sqlmodel import select
 
-from server.db import session_scope
-from server.models import Command, Event, Game
+from server.storage.db import session_scope
+from server.storage.models import Command, Event, Game
 from tests.reliability.helpers import (
     absent_games,
     games_said,

@@ -5,7 +5,7 @@ vacations, pauses and the mail players choose. A test module imports the fixture
 import pytest
 
 from server import create_app
-from server.models import utcnow
+from server.storage.models import utcnow
 from tests.scheduler.helpers import Clock, Table
 
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 from aiosmtpd.controller import Controller
 
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.conftest import empty_every_table
 from tests.scheduler.helpers import Clock, MailHandler, Table
 

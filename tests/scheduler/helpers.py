@@ -16,10 +16,10 @@ from sqlmodel import select
 
 import engine
 from engine.policies import greedy_policy
-from server.db import app_engine, session_scope
 from server.games import service
 from server.games.service import apply_command, load_state
-from server.models import Event, Game
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Event, Game
 from tests.accounts import confirm
 
 

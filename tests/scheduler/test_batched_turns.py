@@ -13,10 +13,10 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import Command, Event, Game, Outbox, Seat, WebhookDelivery
 from server.scheduler import automatic
 from server.scheduler.automatic import RETRY_AFTER_ERROR, play_batch, play_due_turns
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Command, Event, Game, Outbox, Seat, WebhookDelivery
 
 GAMES = 12
 

@@ -9,11 +9,11 @@ from sqlmodel import select
 
 import engine
 from engine.bots import strong
-from server.db import app_engine, session_scope
 from server.games import service
-from server.models import Outbox
 from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.scheduler.helpers import Clock
 from tests.scheduler.test_rhom_games import _offline_outcome
 

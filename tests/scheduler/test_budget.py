@@ -7,10 +7,10 @@ from datetime import timedelta
 
 from sqlmodel import or_, select
 
-from server.db import app_engine, session_scope
-from server.models import Game, Outbox
 from server.scheduler import nudges
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Game, Outbox
 from tests.scheduler.helpers import Clock
 
 

@@ -7,10 +7,10 @@ from datetime import timedelta
 from sqlmodel import select
 
 import engine
-from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Game, Outbox, Seat
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Game, Outbox, Seat
 from tests.scheduler.helpers import Clock
 
 

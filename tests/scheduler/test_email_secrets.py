@@ -4,9 +4,9 @@ from sqlmodel import select
 
 import engine
 from engine.data import display_name
-from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Outbox
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.scheduler.helpers import Clock
 
 

@@ -6,9 +6,9 @@ other's invitation."""
 
 from datetime import UTC, datetime, timedelta
 
-from server.db import get_engine, session_scope
 from server.mail import EmlTransport, MailSettings
 from server.mail.outbox import flush_outbox, list_messages
+from server.storage.db import get_engine, session_scope
 from tests.accounts import confirm
 
 

@@ -14,11 +14,11 @@ from sqlmodel import select
 
 import engine
 from engine.data import display_name
-from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Outbox, User
-from server.notifications.choices import next_digest, quiet_until
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox, User
+from server.users.mail_choices import next_digest, quiet_until
 
 PARIS = ZoneInfo("Europe/Paris")
 

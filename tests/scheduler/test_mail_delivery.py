@@ -6,10 +6,10 @@ import random
 
 from sqlmodel import select
 
-from server.db import session_scope
 from server.mail import EmlTransport, MailSettings, SmtpSettings, SmtpTransport
 from server.mail.outbox import flush_outbox, list_messages, retry_parked
-from server.models import Outbox
+from server.storage.db import session_scope
+from server.storage.models import Outbox
 from tests.accounts import add_confirmed_user
 
 

@@ -10,11 +10,11 @@ from unittest import mock
 from sqlalchemy import update
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
 from server.mail import EmlTransport, MailSettings, SmtpTransport
 from server.mail import sending as sending_module
 from server.mail.outbox import CLAIM_BATCH, flush_outbox
-from server.models import Outbox, utcnow
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox, utcnow
 from tests.scheduler.helpers import kill_when_marked
 from tests.scheduler.test_mail_delivery import _queue, _settings
 
@@ -86,10 +86,10 @@ def test_a_mail_whose_lease_is_taken_over_while_its_lines_are_sent_is_not_delive
 SCHEDULER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from server.db import get_engine
+    from server.storage.db import get_engine
     from server.mail import MailSettings, SmtpSettings, SmtpTransport
     from server.mail.outbox import flush_outbox
-    from server.models import utcnow
+    from server.storage.models import utcnow
 
     url, port, marker = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
 

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from server.delivery.backoff import retry_delay
 from server.mail import MailSettings, SmtpUrlError
-from server.mail.backoff import retry_delay
 
 
 def test_smtp_url_with_credentials_and_port():

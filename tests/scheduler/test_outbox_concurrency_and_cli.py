@@ -9,11 +9,11 @@ from click.testing import CliRunner
 from sqlmodel import select
 
 from server.cli import main as server_cli
-from server.db import session_scope
 from server.mail import MailSettings
 from server.mail.outbox import flush_outbox
-from server.models import Outbox
 from server.scheduler.tick import Ticker
+from server.storage.db import session_scope
+from server.storage.models import Outbox
 from tests.accounts import add_confirmed_user
 
 
@@ -151,9 +151,9 @@ def test_scheduler_refuses_a_budget_of_no_time(db_url):
 
 
 def test_a_notice_queued_twice_is_one_mail_and_does_not_undo_the_transaction(app, table):
-    from server.models import Game
     from server.notifications import enqueue, participants
     from server.notifications.policy import reminder
+    from server.storage.models import Game
 
     ada, bob = table.register("Ada"), table.register("Bob")
     game_id = table.new_game(ada, [bob])

@@ -11,10 +11,10 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from server.db import session_scope
 from server.mail import MailSettings
 from server.mail.outbox import CLAIM_BATCH, flush_outbox
-from server.models import Outbox
+from server.storage.db import session_scope
+from server.storage.models import Outbox
 from tests.accounts import add_confirmed_user
 from tests.scheduler.helpers import kill_when_marked
 
@@ -111,10 +111,10 @@ def test_a_lease_taken_late_in_a_run_is_counted_from_the_clock(db_engine, clock)
 SCHEDULER = textwrap.dedent("""
     import sys, time
     from pathlib import Path
-    from server.db import get_engine
+    from server.storage.db import get_engine
     from server.mail import MailSettings
     from server.mail.outbox import flush_outbox
-    from server.models import utcnow
+    from server.storage.models import utcnow
 
     marker = Path(sys.argv[2])
 
@@ -132,7 +132,7 @@ SCHEDULER = textwrap.dedent("""
 def test_a_killed_scheduler_strands_at_most_a_small_batch(db_url, db_engine, tmp_path):
     """A real scheduler process is SIGKILLed in the middle of its first send: the mails it had
     leased but not started are few, and every other mail is due at once."""
-    from server.models import utcnow
+    from server.storage.models import utcnow
     from tests.scheduler.helpers import Clock
 
     clock = Clock(utcnow() - timedelta(seconds=1))

@@ -7,11 +7,11 @@ import pytest
 from sqlmodel import select
 
 import engine
-from server.db import app_engine, session_scope
 from server.games.pace import time_left
 from server.mail.outbox import render_pending
-from server.models import Outbox
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.scheduler.helpers import Clock
 
 

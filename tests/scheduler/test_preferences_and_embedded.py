@@ -6,10 +6,10 @@ import time
 
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import Outbox, SchedulerTick
 from server.scheduler import start_embedded
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox, SchedulerTick
 from tests.scheduler.helpers import Clock
 
 

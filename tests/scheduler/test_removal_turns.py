@@ -12,10 +12,10 @@ from sqlmodel import select
 
 import engine
 from engine.board import ahead_or_side
-from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Outbox
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.scheduler.helpers import Clock
 
 SEED = "removal-turns-0"  # a removal turn before the end

@@ -6,11 +6,11 @@ from click.testing import CliRunner
 from sqlmodel import select
 
 from server.cli import main as server_cli
-from server.db import app_engine, read_only, session_scope
 from server.mail import EmlTransport, MailSettings
 from server.mail.outbox import flush_outbox
-from server.models import Outbox, utcnow
 from server.notifications import render_messages
+from server.storage.db import app_engine, read_only, session_scope
+from server.storage.models import Outbox, utcnow
 
 
 def _your_turn(app, game_id):

@@ -9,10 +9,10 @@ import pytest
 from sqlmodel import select
 
 import engine
-from server.db import app_engine, session_scope
 from server.mail.outbox import render_pending
-from server.models import Outbox
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.scheduler.helpers import Clock
 
 RHOM_DELAY = 30

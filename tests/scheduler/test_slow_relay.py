@@ -9,10 +9,10 @@ import time
 
 from sqlmodel import select
 
-from server.db import session_scope
 from server.mail import MailSettings, SmtpSettings, SmtpTransport
 from server.mail.outbox import flush_outbox
-from server.models import Outbox
+from server.storage.db import session_scope
+from server.storage.models import Outbox
 from tests.scheduler.test_mail_delivery import _queue
 
 TIMEOUT = 2.0

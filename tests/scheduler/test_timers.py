@@ -2,8 +2,8 @@
 
 from datetime import UTC, datetime, timedelta
 
-from server.models import Game
-from server.scheduler.timers import next_nudge, warning_at
+from server.games.due_times import next_nudge, warning_at
+from server.storage.models import Game
 
 START = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -9,9 +9,9 @@ import engine.narrate
 import engine.notation
 import engine.text_board
 from server import create_app
-from server.db import app_engine, session_scope
-from server.models import Outbox
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.scheduler.helpers import Clock, Table
 
 
@@ -60,7 +60,7 @@ def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
     text = mail.message.get_body(("plain",)).get_content()
     assert f"put the game after the first word: iridescia reveal {game_id} " in text
     assert f"What now:   iridescia legal {game_id}" in text
-    # "The game:" is a sign-in link to the game's page (server/web/sessions.py).
+    # "The game:" is a sign-in link to the game's page (server/users/sign_in.py).
     assert "The game: https://iridescia.test/sign-in/" in text
     text = text.replace("\r\n", "\n")
     # What the other player did since, to the end of their turn (the tile collected, the market

@@ -12,10 +12,10 @@ import pytest
 from sqlmodel import select
 
 import engine
-from server.db import app_engine, session_scope
-from server.models import Command, Game, Outbox
 from server.scheduler import automatic
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Command, Game, Outbox
 from tests.scheduler.helpers import Clock
 
 GAMES = 3

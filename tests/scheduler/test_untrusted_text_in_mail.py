@@ -10,10 +10,10 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from server.cli import main as server_cli
-from server.db import get_engine, session_scope
 from server.mail import EmlTransport, MailSettings, SmtpSettings, SmtpTransport
 from server.mail.outbox import flush_outbox, list_messages
-from server.models import Outbox
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Outbox
 from tests.accounts import confirm
 
 

@@ -57,9 +57,9 @@ def _server_moved(table: Table, game_id: str, after: int) -> bool:
     """Whether the server (the Rhom) appended events after version ``after``."""
     from sqlmodel import select
 
-    from server.db import app_engine, session_scope
     from server.games.service import SERVER_ACTOR
-    from server.models import Event
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import Event
 
     with session_scope(app_engine(table.app)) as session:
         return session.exec(select(Event.seq).where(
@@ -145,8 +145,8 @@ def test_a_command_in_another_process_wakes_the_scheduler(app, db_url, smtp_serv
 def _ticked(table: Table) -> bool:
     from sqlmodel import select
 
-    from server.db import app_engine, session_scope
-    from server.models import SchedulerTick
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import SchedulerTick
 
     with session_scope(app_engine(table.app)) as session:
         return session.exec(select(SchedulerTick)).first() is not None

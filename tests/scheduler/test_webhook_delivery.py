@@ -12,11 +12,11 @@ from sqlmodel import select
 import engine
 from engine.policies import greedy_policy
 from server import create_app
-from server.db import app_engine, session_scope
+from server.delivery.backoff import MAX_ATTEMPTS
 from server.games.service import SERVER_ACTOR, apply_command, load_state
-from server.mail.backoff import MAX_ATTEMPTS
-from server.models import Game, WebhookDelivery
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Game, WebhookDelivery
 from server.webhooks import signing
 from tests.scheduler.helpers import Clock, Player
 from tests.webhook_sink import serve
@@ -309,7 +309,7 @@ def test_a_players_own_webhook_tells_only_what_anyone_may_know(app, table, ticke
 
 
 def test_a_disabled_account_is_told_nothing(app, table, ticker, clock, sink):
-    from server.models import User, utcnow
+    from server.storage.models import User, utcnow
 
     ada = table.register("Ada")
     game_id = table.new_game(ada)

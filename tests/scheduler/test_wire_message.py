@@ -15,7 +15,7 @@ import pytest
 from server.mail.message import build_message, wire_bytes
 from server.mail.settings import MailSettings
 from server.mail.wire import wire_message
-from server.web.picture import data_uri
+from server.picture.png import data_uri
 
 PNG = bytes(range(256)) * 300  # not a picture, but bytes the base64 must carry exactly
 SETTINGS = MailSettings(from_address="Iridescia <games@iridescia.test>")

@@ -12,10 +12,10 @@ import engine
 from engine import commands as engine_commands
 from engine import events as engine_events
 from engine import simulate
-from server.api_schemas import commands as command_schemas
-from server.api_schemas import events as event_schemas
-from server.api_schemas.operations import OPERATION_IDS
-from server.models import utcnow
+from server.api.engine_schemas import commands as command_schemas
+from server.api.engine_schemas import events as event_schemas
+from server.api.engine_schemas.operations import OPERATION_IDS
+from server.storage.models import utcnow
 from tests.server.play import create_started_game, play_one, seat_map
 from tests.server.spec_validation import assert_valid, spec
 

@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from sqlmodel import select
 
-from server.db import get_engine, session_scope
-from server.models import Game, Seat, utcnow
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Game, Seat, utcnow
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game, seat_map
 

@@ -8,7 +8,7 @@ import random
 import marshmallow as ma
 import pytest
 
-from server.games.schemas import MAX_VERSION, CommandRequestSchema
+from server.api.games.schemas import MAX_VERSION, CommandRequestSchema
 
 
 def _through_marshmallow(body):

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from server.db import get_engine, session_scope
 from server.games import service
-from server.models import Event, Game, utcnow
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Event, Game, utcnow
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game, seat_map
 

@@ -19,8 +19,8 @@ from click.testing import CliRunner
 
 from server import create_app
 from server.cli import main as server_cli
-from server.errors import database_trouble
-from server.migrate import upgrade
+from server.http.errors import database_trouble
+from server.storage.migrate import upgrade
 from tests.server.helpers import assert_error
 
 NEW_USER = {"name": "Ada", "email": "ada@example.org"}
@@ -28,7 +28,7 @@ NEW_USER = {"name": "Ada", "email": "ada@example.org"}
 
 @pytest.fixture
 def sqlite_app(tmp_path):
-    from server.db import dispose_engine
+    from server.storage.db import dispose_engine
 
     url = f"sqlite:///{tmp_path / 'game.db'}"
     upgrade(url)
@@ -64,7 +64,7 @@ def _refuse_the_lock_file(monkeypatch) -> None:
             raise PermissionError(errno.EACCES, "Permission denied", name)
         return real_open(name, *args, **kwargs)
 
-    monkeypatch.setattr("server.sqlite_writers.os.open", refuse_lock_file)
+    monkeypatch.setattr("server.storage.sqlite_writers.os.open", refuse_lock_file)
 
 
 def test_a_lock_file_the_server_may_not_open_answers_503_saying_so(sqlite_app, monkeypatch):

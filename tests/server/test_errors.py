@@ -55,7 +55,7 @@ def test_settings_come_from_the_environment(monkeypatch, database_url):
 def test_health_reports_the_database_and_the_scheduler(client, database_url):
     import sqlalchemy as sa
 
-    from server.db import get_engine
+    from server.storage.db import get_engine
 
     body = client.get("/api/v1/health").json
     assert body == {"database": "ok",

@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from server import create_app
-from server.db import app_engine
 from server.scheduler.automatic import play_due_turns
+from server.storage.db import app_engine
 from tests.scheduler.helpers import Table
 
 

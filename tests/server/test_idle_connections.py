@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from server import db
+from server.storage import db
 from tests.conftest import POSTGRES_URL
 
 

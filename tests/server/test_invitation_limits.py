@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import Invitation, Outbox, User
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Invitation, Outbox, User
 from server.users.verification import mark_verified
 from tests.server.helpers import Player, assert_error
 

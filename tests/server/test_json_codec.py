@@ -1,4 +1,4 @@
-"""JSON through orjson (server/json_codec.py) reads and writes what the standard library did,
+"""JSON through orjson (server/storage/json_codec.py) reads and writes what the standard library did,
 and what orjson refuses still gets the answers it got before."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import select
 
-from server import json_codec
-from server.db import get_engine, session_scope
-from server.models import Event
+from server.storage import json_codec
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Event
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game, seat_map
 

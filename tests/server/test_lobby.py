@@ -6,7 +6,7 @@ import hashlib
 
 import sqlalchemy as sa
 
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.accounts import confirm
 from tests.server.helpers import assert_error
 
@@ -186,8 +186,8 @@ def test_the_game_list_holds_only_my_games(client, ada, bob):
 def test_the_game_list_puts_my_turn_first_then_the_nearest_deadline(client, database_url, ada, bob):
     from datetime import timedelta
 
-    from server.db import session_scope
-    from server.models import Game, utcnow
+    from server.storage.db import session_scope
+    from server.storage.models import Game, utcnow
     from tests.server.play import create_started_game
 
     games = [create_started_game(client, [ada, bob]) for _ in range(4)]
@@ -215,8 +215,8 @@ def test_each_listed_game_reads_exactly_as_the_game_itself(client, database_url,
     what GameSchema makes of the game: GET /games/{id} goes through the schema."""
     from datetime import timedelta
 
-    from server.db import session_scope
-    from server.models import Game, Seat, utcnow
+    from server.storage.db import session_scope
+    from server.storage.models import Game, Seat, utcnow
     from tests.server.play import create_started_game
 
     active = create_started_game(client, [ada, bob], public=True,

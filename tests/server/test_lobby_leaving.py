@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.server.helpers import assert_error
 
 

@@ -6,8 +6,8 @@ import re
 
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
-from server.models import Outbox
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.accounts import confirm
 from tests.server.play import create_started_game, seat_map
 

@@ -117,7 +117,7 @@ def test_each_operation_shows_its_own_error_examples():
 def test_an_operation_specific_status_needs_its_own_example():
     import pytest
 
-    from server.docs import document_errors
+    from server.api.docs import document_errors
 
     with pytest.raises(ValueError, match="example message of this operation for 409"):
         document_errors(401, 409)

@@ -8,13 +8,13 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from server.cli import main as server_cli
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.server.helpers import assert_error
 
 
 @pytest.fixture
 def operator(database_url, monkeypatch):
-    monkeypatch.setattr("server.operator_cli.getpass.getuser", lambda: "alice")
+    monkeypatch.setattr("server.cli.operators.getpass.getuser", lambda: "alice")
 
     def run(*args: str):
         return CliRunner().invoke(server_cli, list(args),

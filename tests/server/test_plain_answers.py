@@ -1,12 +1,12 @@
 """The view, the legal commands and the command post answer JSON built without marshmallow
-(server.games.routes.plain_json): their schemas would not change a thing in them. (The game
+(server.api.games.routes.plain_json): their schemas would not change a thing in them. (The game
 list's entries are held equal to GET /games/{id}'s answers in test_lobby.py.)"""
 
 from __future__ import annotations
 
 import random
 
-from server.games.schemas import CommandResultSchema, LegalSchema, ViewSchema
+from server.api.games.schemas import CommandResultSchema, LegalSchema, ViewSchema
 from tests.server.play import create_started_game, seat_map
 
 

@@ -12,10 +12,10 @@ from sqlmodel import select
 
 import engine
 from server import create_app
-from server.db import get_engine, session_scope
 from server.games import service
 from server.games.cache import CACHE
-from server.models import Game, Snapshot
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Game, Snapshot
 from tests.server.play import (
     assert_nothing_leaks,
     create_started_game,
@@ -149,7 +149,7 @@ def test_a_solo_game_against_the_rhom_played_by_the_server(database_url, registe
     """The human plays over HTTP; the Rhom's turns go through apply_command the way the
     scheduler plays them. Nothing hidden leaks, and the export replays."""
     from engine.policies import automatic_command
-    from server.models import utcnow
+    from server.storage.models import utcnow
 
     app = create_app({"DATABASE_URL": database_url})
     client = app.test_client()

@@ -10,12 +10,13 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from server import create_app, db, wakeups
-from server.db import READ_ONLY_OPTION, WriteInReadOnlyTransaction, get_engine
+from server import create_app, wakeups
 from server.games import posting
-from server.migrate import upgrade
-from server.models import User
-from server.prepared import Prepared
+from server.storage import db
+from server.storage.db import READ_ONLY_OPTION, WriteInReadOnlyTransaction, get_engine
+from server.storage.migrate import upgrade
+from server.storage.models import User
+from server.storage.prepared import Prepared
 from tests.conftest import POSTGRES_URL
 from tests.server.helpers import assert_error
 

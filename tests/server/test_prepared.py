@@ -1,4 +1,4 @@
-"""Prepared statements (server/prepared.py) store and read exactly what Core would, and fail the
+"""Prepared statements (server/storage/prepared.py) store and read exactly what Core would, and fail the
 same way, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
-from server.db import READ_ONLY_OPTION, WriteInReadOnlyTransaction, get_engine
-from server.models import Event, Game, User
-from server.prepared import Prepared
+from server.storage.db import READ_ONLY_OPTION, WriteInReadOnlyTransaction, get_engine
+from server.storage.models import Event, Game, User
+from server.storage.prepared import Prepared
 
 _USERS, _GAMES, _EVENTS = User.__table__, Game.__table__, Event.__table__
 _INSERT_USER = Prepared(sa.insert(_USERS))

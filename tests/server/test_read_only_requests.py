@@ -9,8 +9,8 @@ from sqlalchemy.engine import make_url
 from sqlmodel import select
 
 from server import create_app
-from server.db import WriteInReadOnlyTransaction, db_session
-from server.models import User, utcnow
+from server.storage.db import WriteInReadOnlyTransaction, db_session
+from server.storage.models import User, utcnow
 from tests.server.helpers import Player
 from tests.server.play import create_started_game
 

@@ -7,7 +7,7 @@ import json
 import sqlalchemy as sa
 
 import engine
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game, seat_map
 

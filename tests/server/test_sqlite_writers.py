@@ -1,4 +1,4 @@
-"""SQLite's writers take turns through a flock beside the database (server/sqlite_writers.py).
+"""SQLite's writers take turns through a flock beside the database (server/storage/sqlite_writers.py).
 
 SQLite-only by nature: PostgreSQL has row locks and no single write lock to queue for."""
 
@@ -12,7 +12,7 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from server.db import dispose_engine, get_engine
+from server.storage.db import dispose_engine, get_engine
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from alembic.migration import MigrationContext
 from click.testing import CliRunner
 from sqlmodel import SQLModel
 
-import server.models  # noqa: F401
+import server.storage.models  # noqa: F401
 from server.cli import main
-from server.db import get_engine
+from server.storage.db import get_engine
 
 
 def test_the_migrations_create_exactly_the_models_tables(database_url):

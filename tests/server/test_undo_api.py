@@ -10,9 +10,9 @@ import pytest
 from sqlmodel import func, select
 
 from server import create_app
-from server.db import get_engine, session_scope
 from server.games.cache import CACHE
-from server.models import Event, Game, Outbox
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Event, Game, Outbox
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game, seat_map
 

@@ -6,7 +6,7 @@ import hashlib
 
 import sqlalchemy as sa
 
-from server.db import get_engine
+from server.storage.db import get_engine
 from tests.server.helpers import assert_error
 
 # The digest hour, quiet hours and time zone every account starts with (docs/vacations.md).

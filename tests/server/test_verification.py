@@ -10,10 +10,10 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from sqlmodel import select
 
-from server.db import app_engine, session_scope
 from server.mail import MailSettings
 from server.mail.outbox import flush_outbox
-from server.models import Outbox, User, utcnow
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox, User, utcnow
 from server.users.verification import mark_verified
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from server import create_app
-from server.auth import hash_token
+from server.http.auth import hash_token
 from tests.accounts import confirm
 from tests.server.helpers import Player
 from tests.server.play import create_started_game
@@ -53,7 +53,7 @@ def game(client, ada, bob) -> dict:
 
 def link_for(app, player: Player, page: str = "/") -> str:
     """The path of a magic link for `player` (as the emails carry it)."""
-    from server.web.sessions import magic_link
+    from server.users.sign_in import magic_link
 
     with app.app_context():
         link = magic_link(player.id, hash_token(player.token), page)

@@ -17,7 +17,7 @@ import pytest
 
 import engine
 from engine.data import OBJECTIVES, TILES, display_name
-from server.web.svg import board_svg
+from server.picture.svg import board_svg
 from tests.web.boards import NAMES, states
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -80,7 +80,7 @@ def test_a_plain_answer_gets_an_html_part_with_the_board_inlined():
     import engine
     from server.mail.message import build_message
     from server.mail.settings import MailSettings
-    from server.web.picture import html_with_board
+    from server.picture.png import html_with_board
     from tests.web.boards import NAMES, states
 
     view = engine.view(states()["mid"], 1)

@@ -18,10 +18,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from server import create_app
-from server.db import get_engine
 from server.mail.outbox import flush_outbox
 from server.mail.settings import MailSettings
 from server.mail.transport import EmlTransport
+from server.storage.db import get_engine
 from tests.conftest import empty_every_table
 from tests.server.play import create_started_game, play_one
 from tests.web.browser import SCREENSHOTS, LiveServer, chromium, free_port

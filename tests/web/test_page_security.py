@@ -158,8 +158,8 @@ def test_the_session_cookie_is_httponly_lax_and_secure_on_https(database_url, ba
 def test_an_emails_link_counts_its_hours_from_the_game_moment_it_tells_about(app, ada):
     from datetime import UTC, datetime, timedelta
 
-    from server.auth import hash_token
-    from server.web.sessions import magic_link
+    from server.http.auth import hash_token
+    from server.users.sign_in import magic_link
 
     hours = app.config["MAGIC_LINK_HOURS"]
     with app.app_context():

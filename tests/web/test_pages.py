@@ -7,8 +7,8 @@ import re
 
 from sqlmodel import select
 
-from server.db import get_engine, session_scope
-from server.models import Outbox
+from server.storage.db import get_engine, session_scope
+from server.storage.models import Outbox
 from tests.server.play import create_started_game, play_one
 from tests.web.conftest import csrf_token, forms, signed_in, whose_turn
 
@@ -52,7 +52,7 @@ def engine_name(component_id: str) -> str:
 
 def _state(app, game_id):
     from server.games.service import load_state
-    from server.models import Game
+    from server.storage.models import Game
 
     with session_scope(get_engine(app.config["DATABASE_URL"])) as session:
         return load_state(session, session.get(Game, game_id))

@@ -1,0 +1,52 @@
+"""Which version a command is played against: ``expected_version`` in the body, ``If-Match``.
+
+One of the two is required (428). RFC 9110 (13.1.1, 13.2.2): a request whose If-Match fails is
+not applied, whatever else it carries, so the header is checked first and a stale one answers
+412 even beside a current ``expected_version``. If-Match compares strongly: ``"12"`` matches
+version 12, ``W/"12"`` matches nothing (a weak tag promises no exact version).
+"""
+
+from __future__ import annotations
+
+from flask import request
+
+from server.http.errors import fail
+
+MISSING = ("say which version you are playing against: 'expected_version' in the body or an "
+           "If-Match header")
+
+
+def expected_version(data: dict, version: int) -> int:
+    """``version`` (the game's) when the request was decided against it; else 409, 412, 422 or
+    428, each saying the current version."""
+    header = request.headers.get("If-Match")
+    if header is not None:
+        tags = _tags(header)
+        if str(version) not in tags:
+            said = ", ".join(tags)
+            fail(412, f"the game is at version {version}, If-Match said {said}: refresh and "
+                      "retry (nothing was played)", current_version=version)
+    if "expected_version" in data:
+        expected = data["expected_version"]
+        if expected != version:
+            fail(409, f"the game is at version {version}, you sent {expected}: refresh and "
+                      "retry", current_version=version)
+    elif header is None:
+        fail(428, MISSING, current_version=None)
+    return version
+
+
+def _tags(header: str) -> list[str]:
+    """The versions an If-Match lists (``"12"``, ``"11", "12"``); weak ones as ``W/12``, which
+    match no version. 422 for anything else, ``*`` included: it names no version."""
+    tags = []
+    for part in header.split(","):
+        text = part.strip()
+        weak = text.startswith("W/")
+        if weak:
+            text = text[2:]
+        if len(text) < 3 or text[0] != '"' or text[-1] != '"' or not text[1:-1].isdigit():
+            fail(422, f"If-Match must be a game version in quotes such as \"12\", not {header!r}",
+                 header=header)
+        tags.append(f"W/{text[1:-1]}" if weak else text[1:-1])
+    return tags

@@ -1,0 +1,373 @@
+"""Request and response bodies of /games."""
+
+from __future__ import annotations
+
+import marshmallow as ma
+from marshmallow import fields, validate
+
+import engine
+from server.api.engine_schemas import Typed, TypedObject
+from server.api.engine_schemas.events import ACTOR
+from server.api.engine_schemas.view import PLAYER_KINDS
+from server.api.messages.schemas import MessageSchema
+from server.api.webhooks.schemas import WebhookCreatedSchema, WebhookRequestSchema
+from server.config import LONG_POLL_LIMIT_SECONDS
+from server.games.pace import DEFAULT_PACE, PACES
+from server.http.plain_text import PlainEmail
+from server.http.strict_fields import StrictBoolean, StrictQueryBoolean
+
+GEMS = ("amethyst", "citrine", "emerald", "sapphire")
+GAME_STATUSES = ("open", "active", "finished", "closed", "aborted")
+# Versions and sequence numbers are 32-bit integers in the database: larger ones are refused here.
+MAX_VERSION = 2**31 - 1
+# Events one feed answer holds: by default, and at most (a whole game is about 2,000).
+FEED_DEFAULT_LIMIT = 500
+FEED_MAX_LIMIT = 5000
+
+
+class VariantsSchema(ma.Schema):
+    mining_cost = fields.Integer(load_default=1, validate=validate.OneOf([1, 3]),
+                                 metadata={"description": "Coins per mining die: 1 or 3"})
+    leftover_gems = fields.String(load_default="any", validate=validate.OneOf(["any", "same_type"]))
+    catapult_4th = StrictBoolean(load_default=False,
+                                 metadata={"description": "Clever Catapult 4th-player rule: "
+                                                          "true only in a game of 4 seats "
+                                                          "(otherwise 422)"})
+
+
+class GameSettingsSchema(ma.Schema):
+    reminder_interval_hours = fields.Integer(required=True)
+    turn_deadline_hours = fields.Integer(required=True)
+    absent_after_missed = fields.Integer(required=True)
+    rhom_delay_seconds = fields.Integer(required=True)
+    removal_grace_hours = fields.Integer(required=True)
+
+
+# The engine policies a bot seat may play with (engine.bots.POLICIES, less the absent players'
+# stand-in, which never spends a coin).
+BOT_POLICIES = ("strong", "greedy", "random")
+
+
+def _playable_rules_version(version: str) -> None:
+
+    if version not in engine.SUPPORTED_VERSIONS:
+        raise ma.ValidationError(
+            f"this server cannot play rules version {version!r}: it plays "
+            f"{', '.join(engine.SUPPORTED_VERSIONS)}; leave rules_version out for the current one "
+            f"({engine.RULES_VERSION})")
+
+
+class GameCreateSchema(ma.Schema):
+    rules_version = fields.String(
+        validate=_playable_rules_version,
+        metadata={"description": "The rules version the game is played under for its whole life "
+                                 "(default: the server's current one)", "example": "2"})
+    seats = fields.Integer(required=True, validate=validate.Range(1, 4),
+                           metadata={"description": "Number of human players (1-4)"})
+    rhom = StrictBoolean(load_default=False,
+                          metadata={"description": "Play with the Rhom (forced for 1 player, "
+                                                   "allowed for 2, refused for 3-4)"})
+    variants = fields.Nested(VariantsSchema, load_default=lambda: VariantsSchema().load({}))
+    public = StrictBoolean(load_default=False,
+                            metadata={"description": "Anyone may watch without a token"})
+    # strict: a fraction would be truncated, and 0.5 hours would silently mean "off".
+    pace = fields.String(
+        validate=validate.OneOf(PACES),
+        metadata={"description": "The time control: 1d, 3d or 7d a turn (reminders every 12, 24 "
+                                 "or 48 hours), or none (no deadline; a reminder every 3 days). "
+                                 "Default 3d. Give this or turn_deadline_hours.",
+                  "example": "3d"})
+    reminder_interval_hours = fields.Integer(
+        strict=True, validate=validate.Range(0, 24 * 30),
+        metadata={"description": "Hours between reminders while it is your turn; 0: none "
+                                 "(default: the pace's)"})
+    turn_deadline_hours = fields.Integer(
+        strict=True, validate=validate.Range(0, 24 * 90),
+        metadata={"description": "Hours a player has per turn before the server plays it; "
+                                 "0: no deadline (default: the pace's, 72)"})
+    absent_after_missed = fields.Integer(
+        load_default=2, strict=True, validate=validate.Range(0, 50),
+        metadata={"description": "Missed deadlines in a row after which the seat is absent and "
+                                 "the server plays its turns at once; 0: never"})
+    rhom_delay_seconds = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(0, 24 * 3600),
+        metadata={"description": "Seconds the Rhom waits before playing, so humans can follow; "
+                                 "0: at once"})
+    bots = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(0, 3),
+        metadata={"description": "How many of the seats the server fills with bots (0-3); you "
+                                 "take one seat yourself, so at most seats - 1"})
+    bot_policy = fields.String(
+        load_default="strong", validate=validate.OneOf(BOT_POLICIES),
+        metadata={"description": "How the bots play: strong (a search, about 0.2 s a "
+                                 "decision), greedy (a one-step heuristic) or random"})
+    removal_grace_hours = fields.Integer(
+        load_default=0, strict=True, validate=validate.Range(0, 24 * 30),
+        metadata={"description": "Hours a finished player has to choose a castle-row tile to "
+                                 "remove before the server removes one; 0: the server removes "
+                                 "it at once"})
+
+    webhook = fields.Nested(
+        WebhookRequestSchema,
+        metadata={"description": "Your webhook on the game (docs/webhooks.md): its turns and end "
+                                 "POSTed there, signed; the answer shows its secret once"})
+
+    @ma.validates_schema
+    def _check_players(self, data: dict, **_kwargs) -> None:
+        seats, rhom = data.get("seats"), data.get("rhom", False)
+        if seats in (3, 4) and rhom:
+            raise ma.ValidationError("the Rhom plays only with 1 or 2 players", "rhom")
+        bots = data.get("bots", 0)
+        if seats is not None and bots >= seats:
+            raise ma.ValidationError(
+                f"a game of {seats} seat{'s' if seats > 1 else ''} has room for at most "
+                f"{seats - 1} bot{'s' if seats != 2 else ''}: you take a seat yourself "
+                f"(ask for more seats or fewer bots)", "bots")
+        variants = data.get("variants") or {}
+        if variants.get("catapult_4th") and seats != 4:
+            raise ma.ValidationError("catapult_4th needs 4 players", "variants")
+
+    @ma.post_load
+    def _solo_has_rhom(self, data: dict, **_kwargs) -> dict:
+        if data["seats"] == 1:
+            data["rhom"] = True
+        return data
+
+    @ma.post_load
+    def _hours_of_the_pace(self, data: dict, **_kwargs) -> dict:
+        if "pace" in data and "turn_deadline_hours" in data:
+            raise ma.ValidationError(
+                "give the pace (1d, 3d, 7d or none) or turn_deadline_hours, not both", "pace")
+        deadline, reminders = PACES[data.pop("pace", DEFAULT_PACE)]
+        data.setdefault("turn_deadline_hours", deadline)
+        data.setdefault("reminder_interval_hours", reminders)
+        return data
+
+
+class PlayerSchema(ma.Schema):
+    seat = fields.Integer(required=True, allow_none=True,
+                          metadata={"description": "Engine seat (turn order); null before start"})
+    user_id = fields.Integer(required=True, allow_none=True)
+    name = fields.String(required=True)
+    kind = fields.String(required=True, metadata={
+        "enum": list(PLAYER_KINDS),
+        "description": "human, rhom or bot (a seat the server plays with bot_policy)"})
+    absent = fields.Boolean(required=True)
+    bot_policy = fields.String(required=True, allow_none=True,
+                               metadata={"description": "The engine policy of a bot seat; null "
+                                                        "for the others"})
+    away_until = fields.DateTime(required=True, allow_none=True, metadata={
+        "description": "The player is on vacation until then (their turns wait); null: here"})
+    wants_pause = fields.Boolean(required=True, metadata={
+        "description": "The player asked to pause the game (it pauses when every player has)"})
+
+
+class GameSchema(ma.Schema):
+    id = fields.String(required=True, metadata={"example": "k3x9q2ab"})
+    status = fields.String(required=True, metadata={
+        "enum": list(GAME_STATUSES),
+        "description": "open, active, finished, closed (every player left before the start) "
+                       "or aborted (by an operator)"})
+    public = fields.Boolean(required=True)
+    join_code = fields.String(required=True, allow_none=True,
+                              metadata={"description": "Shown to seated players only"})
+    seats = fields.Integer(required=True)
+    rhom = fields.Boolean(required=True)
+    variants = fields.Nested(VariantsSchema, required=True)
+    settings = fields.Nested(GameSettingsSchema, required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    version = fields.Integer(required=True)
+    rules_version = fields.String(required=True, allow_none=True, metadata={
+        "description": "The rules version the game is played under, for its whole life"})
+    seed_hash = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
+    is_my_turn = fields.Boolean(required=True)
+    my_seat = fields.Integer(required=True, allow_none=True)
+    current_seat = fields.Integer(required=True, allow_none=True)
+    pending_kind = Typed("GamePendingKind", required=True, allow_none=True, metadata={
+        "description": "null when the game is not running"})
+    deadline_at = fields.DateTime(required=True, allow_none=True)
+    pace = fields.String(required=True, metadata={
+        "description": "The time control: 1d, 3d, 7d, none, or the hours a turn (e.g. 48h)",
+        "example": "3d"})
+    time_left = fields.String(required=True, allow_none=True, metadata={
+        "description": "Until the deadline, in words, when the server answered (\"2 days 4 "
+                       "hours left\"); null without a deadline", "example": "2 days 4 hours left"})
+    paused = fields.Boolean(required=True, metadata={
+        "description": "Paused by all its players: no deadline, reminder or automatic turn "
+                       "until one of them resumes it"})
+    created_at = fields.DateTime(required=True)
+
+
+class GameCreatedSchema(GameSchema):
+    webhook = fields.Nested(WebhookCreatedSchema, metadata={
+        "description": "The webhook asked for, with its secret (shown only now)"})
+
+
+class InvitationCreateSchema(ma.Schema):
+    email = PlainEmail(required=True, validate=validate.Length(max=254))
+
+
+class InvitationSchema(ma.Schema):
+    email = fields.String(required=True)
+    join_code = fields.String(required=True)
+    mailed = fields.Boolean(required=True, metadata={
+        "description": "Whether the join code was mailed; when not, pass it on yourself"})
+    message = fields.String(required=True, metadata={"description": "Why not, when it was not"})
+
+
+class JoinSchema(ma.Schema):
+    code = fields.String(required=True, validate=validate.Length(min=1, max=32))
+
+
+class CommandRequestSchema(ma.Schema):
+    command = TypedObject("Command", metadata={
+        "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "
+                       "seat defaults to yours. Give this or `notation`.",
+        "example": {"type": "end_turn"}})
+    notation = fields.String(validate=validate.Length(min=1, max=500), metadata={
+        "description": "The same command as one line of the command notation, as `legal` "
+                       "prints it and a mail reply carries it (docs/engine-api.md, "
+                       "\"Notation\"): played by your seat. A line that does not parse is a "
+                       "422 quoting it and saying what is accepted. Give this or `command`.",
+        "example": "reveal 3c 3d"})
+    expected_version = fields.Integer(strict=True,
+        validate=validate.Range(min=0, max=MAX_VERSION),
+        metadata={"description": "The game version you decided against. Give this or an "
+                                 "If-Match header: without either the answer is 428; a "
+                                 "different version, 409 (412 for If-Match)"})
+
+    def load(self, data, *, many=None, partial=None, unknown=None):  # noqa: ANN001, ANN201
+        # Every command post reads this body, and marshmallow's load was 4 % of a post: a body
+        # that is plainly well formed is taken as marshmallow would return it; anything else
+        # goes through marshmallow, which decides and words the 422 as before.
+        if many is None and partial is None and unknown is None and _plain_command_body(data):
+            return {key: dict(value) if key == "command" else value for key, value in data.items()}
+        return super().load(data, many=many, partial=partial, unknown=unknown)
+
+    @ma.validates_schema
+    def _one_command(self, data: dict, **_kwargs) -> None:
+        if ("command" in data) == ("notation" in data):
+            raise ma.ValidationError("give the command either as `command` (an object) or as "
+                                     "`notation` (a line such as \"move 4b\"), not both",
+                                     "command")
+
+
+def _plain_command_body(data: object) -> bool:
+    if type(data) is not dict or type(data.get("command")) is not dict:
+        return False
+    if len(data) == 1:
+        return True
+    version = data.get("expected_version")
+    return len(data) == 2 and type(version) is int and 0 <= version <= MAX_VERSION
+
+
+SERVER_DECIDES_AT = ("When the server plays your pending decision itself if you have not (a turn "
+                     "deadline, the end of a removal grace); null when it never will. A removal "
+                     "the server is about to play is not listed.")
+
+
+UNDO_STEPS = ("How many of your steps of this turn the listed `undo` command takes "
+              "back (docs/undo.md); 0 when no undo is listed.")
+
+
+class CommandResultSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(Typed("Event"), required=True)
+    notes = fields.List(fields.String(), required=True, metadata={
+        "description": "What the command did that it does not name, e.g. a pending roll kept "
+                       "first"})
+    # Kept as text, like an event's `at`: stored idempotent responses hold it already formatted.
+    server_decides_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": SERVER_DECIDES_AT})
+    legal = fields.List(Typed("Command"), required=True, metadata={
+        "description": "Your legal commands at `version`, as GET /games/{id}/legal lists them: "
+                       "play the next one without reading them again. Empty when the decision "
+                       "is no longer yours (or the game is over)."})
+    undo_steps = fields.Integer(metadata={"description": UNDO_STEPS})
+
+
+class FeedSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(Typed("Event"), required=True)
+
+
+class FeedQuerySchema(ma.Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION),
+                           metadata={"description": "Only events with a greater seq"})
+    wait = fields.Float(load_default=0, validate=validate.Range(min=0, max=LONG_POLL_LIMIT_SECONDS),
+                        metadata={"description": "Seconds to wait for a new event (long poll), "
+                                                 f"at most {LONG_POLL_LIMIT_SECONDS} (a server "
+                                                 "may be set to wait less)"})
+    limit = fields.Integer(load_default=FEED_DEFAULT_LIMIT,
+                           validate=validate.Range(min=1, max=FEED_MAX_LIMIT),
+                           metadata={"description": "At most this many events, the oldest "
+                                                    "first: ask again with `after` set to the "
+                                                    "last one's seq for the next ones "
+                                                    "(`version` is the game's version then)"})
+
+
+class ViewQuerySchema(ma.Schema):
+    version = fields.Integer(validate=validate.Range(min=1, max=MAX_VERSION),
+                             metadata={"description": "The view as it was at this version"})
+
+
+class ViewSchema(ma.Schema):
+    """The engine's view for the caller (docs/engine-api.md, "The view") plus the version."""
+
+    version = fields.Integer(required=True)
+    rules_version = fields.String(required=True)
+    options = Typed("Options", required=True)
+    viewer = fields.Integer(required=True, allow_none=True)
+    over = fields.Boolean(required=True)
+    turn = Typed("ViewTurn", required=True, allow_none=True)
+    board = fields.List(Typed("BoardRow"), required=True)
+    market = Typed("Market", required=True)
+    players = fields.List(Typed("ViewPlayer"), required=True)
+    pending = Typed("Pending", required=True, allow_none=True)
+    roll = Typed("Roll", required=True, allow_none=True)
+    rhom = Typed("RhomView", required=True, allow_none=True)
+    outcome = Typed("Outcome", required=True, allow_none=True)
+
+    @ma.post_dump(pass_original=True)
+    def _keep_every_key(self, data: dict, original: dict, **_kwargs) -> dict:
+        # The engine owns the view's shape; the fields above only document it.
+        return {**original, **data}
+
+
+class LegalSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    commands = fields.List(Typed("Command"), required=True)
+    undo_steps = fields.Integer(required=True, metadata={"description": UNDO_STEPS})
+    # Kept as text, like an event's `at`: stored idempotent responses hold it already formatted.
+    server_decides_at = fields.String(required=True, allow_none=True, metadata={
+        "format": "date-time", "description": SERVER_DECIDES_AT})
+
+
+class ExportCommandSchema(ma.Schema):
+    version = fields.Integer(required=True)
+    actor = fields.String(required=True, metadata={
+        "pattern": ACTOR["pattern"], "description": ACTOR["description"]})
+    command = Typed("Command", required=True)
+
+
+class ExportSchema(ma.Schema):
+    game_id = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    options = Typed("Options", required=True)
+    seed = fields.String(required=True)
+    seed_hash = fields.String(required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
+    events = fields.List(Typed("Event"), required=True)
+    outcome = Typed("Outcome", required=True)
+    messages = fields.List(fields.Nested(MessageSchema),
+                           metadata={"description": "With ?messages=true: the table talk you may "
+                                                    "read (a player: both channels), oldest "
+                                                    "first"})
+
+
+class ExportQuerySchema(ma.Schema):
+    messages = StrictQueryBoolean(load_default=False,
+                              metadata={"description": "Add the game's table talk (off by "
+                                                       "default: the log is the game)"})

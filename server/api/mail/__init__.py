@@ -1,0 +1,1 @@
+"""/api/v1/mail: the one-click unsubscribe link of every email."""

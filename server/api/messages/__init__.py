@@ -1,0 +1,1 @@
+"""/api/v1/games/{id}/messages: table talk."""

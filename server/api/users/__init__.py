@@ -1,0 +1,1 @@
+"""/api/v1/users: accounts, tokens, addresses and mail preferences."""

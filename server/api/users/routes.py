@@ -1,0 +1,197 @@
+"""/api/v1/users: register, confirm the address, recover a token, who am I, rotate the token,
+preferences.
+
+Registering answers alike whether or not the address has an account (201, "a mail is on its
+way"): a new address gets its account and token at once (unconfirmed: it is mailed only the
+confirmation link until it is used), a taken one gets no token here, and its owner a mail with
+a link to a new token. Recovery always answers 202."""
+
+from __future__ import annotations
+
+from flask.views import MethodView
+
+from server import clock
+from server.api.docs import document_errors, location
+from server.api.users.schemas import (
+    AcceptedSchema,
+    CodeSchema,
+    NewUserSchema,
+    PreferencesSchema,
+    RecoverSchema,
+    TokenSchema,
+    UserCreateSchema,
+    UserSchema,
+)
+from server.http.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
+from server.http.errors import fail
+from server.http.parsing import Blueprint
+from server.http.rate_limits import KNOWN_TOKENS, spend_account_request
+from server.storage.db import db_session
+from server.storage.models import User, utcnow
+from server.users import account_mail, verification
+from server.users import mail_choices as choices
+from server.users.accounts import AlreadyRegistered, by_email, register_user
+
+blp = Blueprint("users", __name__, description="Accounts and API tokens")
+
+ME = "/api/v1/users/me"
+LOCATION_HEADER = location(f"{ME}: the account")
+
+
+def user_json(user: User) -> dict:
+    return {"id": user.id, "name": user.name, "email": user.email,
+            "verified": user.verified_at is not None,
+            "preferences": {"email": user.email_preference,
+                            "removals": "choose" if user.choose_removals else "automatic",
+                            "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
+                            "time_zone": user.time_zone}}
+
+
+def _on_its_way(email: str) -> str:
+    return (f"a mail is on its way to {email}: open its link to confirm the address (until "
+            "then it gets no other mail). If the address already had an account, no token is "
+            "given here: the mail has a link to a new one.")
+
+
+@blp.route("")
+class Users(MethodView):
+    @blp.arguments(UserCreateSchema())
+    @blp.response(201, NewUserSchema, headers=LOCATION_HEADER)
+    @document_errors(400, 413, 415, 422, 429,
+                     e422="invalid request: email: Not a valid email address.")
+    def post(self, data: dict):
+        """Register. A new address gets its API token here (once) and a mail to confirm it; an
+        address that has an account gets no token, and its owner a mail with a link to one."""
+        spend_account_request()
+        try:
+            user, token = register_user(db_session(), data["name"], data["email"], utcnow())
+        except AlreadyRegistered:
+            return ({"id": None, "name": data["name"], "email": data["email"], "token": None,
+                     "verified": False, "message": _on_its_way(data["email"])},
+                    {"Location": ME})
+        return ({"id": user.id, "name": user.name, "email": user.email, "token": token,
+                 "verified": False, "message": _on_its_way(user.email)}, {"Location": ME})
+
+
+@blp.route("/verify")
+class Verify(MethodView):
+    @blp.arguments(CodeSchema())
+    @blp.response(200, UserSchema)
+    @document_errors(400, 413, 415, 422, 429,
+                     e422="this link has expired (links are good for 48 hours): ask for a new "
+                          "one: `iridescia confirm --resend`")
+    def post(self, data: dict):
+        """Confirm your address with the code of the link mailed to it."""
+        session = db_session()
+        user = verification.confirm(session, data["code"], utcnow())
+        session.commit()
+        return user_json(user)
+
+
+@blp.route("/recover")
+class Recover(MethodView):
+    @blp.arguments(RecoverSchema())
+    @blp.response(202, AcceptedSchema)
+    @document_errors(400, 413, 415, 422, 429,
+                     e422="invalid request: email: Not a valid email address.")
+    def post(self, data: dict):
+        """Lost your token? If the address has an account, it is mailed a link to a new one
+        (the answer is the same either way)."""
+        spend_account_request()
+        session = db_session()
+        user = by_email(session, data["email"])
+        if user is not None:
+            account_mail.recovery(session, user, utcnow())
+            session.commit()
+        return {"message": f"if {data['email']} has an account, a mail with a link to a new "
+                           "token is on its way to it"}
+
+
+@blp.route("/recover/confirm")
+class RecoverConfirm(MethodView):
+    @blp.arguments(CodeSchema())
+    @blp.response(201, NewUserSchema, headers=LOCATION_HEADER)
+    @document_errors(400, 413, 415, 422, 429,
+                     e422="this link was used already (or the token changed since it was "
+                          "sent): ask for a new one with `iridescia recover --email ADDRESS`")
+    def post(self, data: dict):
+        """Trade the code of a recovery link for a new token (once; the old token stops
+        working). It confirms the address too."""
+        session = db_session()
+        user, token = verification.recover(session, data["code"], utcnow())
+        session.commit()
+        authenticated(user.token_hash, user.id)
+        return ({"id": user.id, "name": user.name, "email": user.email, "token": token,
+                 "verified": True, "message": "a new token: keep it secret"}, {"Location": ME})
+
+
+@blp.route("/me")
+class Me(MethodView):
+    @blp.response(200, UserSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 429)
+    def get(self):
+        """Your account."""
+        return user_json(require_user())
+
+
+@blp.route("/me/verification")
+class Verification(MethodView):
+    @blp.response(202, AcceptedSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 409, 429, e409="ada@example.org is confirmed already")
+    def post(self):
+        """Mail a new confirmation link to your address."""
+        user = require_user()
+        if user.verified_at is not None:
+            fail(409, f"{user.email} is confirmed already")
+        session = db_session()
+        if not account_mail.confirmation(session, user, utcnow()):
+            fail(429, f"{user.email} has been sent the most account mails a day already: "
+                      "use the last link, or try again tomorrow")
+        session.commit()
+        return {"message": f"a new confirmation link is on its way to {user.email}"}
+
+
+@blp.route("/me/token")
+class Token(MethodView):
+    @blp.response(201, TokenSchema, headers=LOCATION_HEADER)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(401, 429)
+    def post(self):
+        """Rotate your API token: the new one is returned once, the old one stops working."""
+        user = require_user()
+        token = new_token()
+        KNOWN_TOKENS.forget(user.token_hash)
+        user.token_hash = hash_token(token)
+        session = db_session()
+        session.add(user)
+        session.commit()
+        authenticated(user.token_hash, user.id)
+        return {"token": token}, {"Location": ME}
+
+
+@blp.route("/me/preferences")
+class Preferences(MethodView):
+    @blp.arguments(PreferencesSchema())
+    @blp.response(200, UserSchema)
+    @blp.doc(security=SECURITY_REQUIRED)
+    @document_errors(400, 401, 413, 415, 422, 429,
+                     e422="invalid request: email: Must be one of: every_turn, reminders, none.")
+    def patch(self, data: dict):
+        """Set your preferences: which mail (every turn, a daily digest, reminders only, none),
+        the digest's hour, quiet hours and time zone, and whether you choose your own removal
+        turns. A game of your own choice: PUT /games/{id}/notifications."""
+        user = require_user()
+        session = db_session()
+        if "removals" in data:
+            user.choose_removals = data["removals"] == "choose"
+        if "time_zone" in data:
+            user.time_zone = data["time_zone"]
+        if "quiet_hours" in data:
+            user.quiet_hours = data["quiet_hours"] or None
+        choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
+                       digest_hour=data.get("digest_hour"))
+        session.add(user)
+        session.commit()
+        return user_json(user)

@@ -1,0 +1,1 @@
+"""/api/v1/users/me/vacation and a game's pause and resume."""

@@ -1,0 +1,1 @@
+"""What mail and webhook deliveries share: leases on queued rows and when to try again."""
