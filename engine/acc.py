@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .events import Event
-from .evolve import evolve
-from .state import State
+from engine.events import Event
+from engine.evolve import evolve
+from engine.state import State
 
 
 class Acc:

@@ -5,16 +5,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import events as ev
-from .acc import Acc
-from .board import AHEAD_OR_SIDE, neighbours, row_hexes, row_of, step
-from .commands import Buy, KeepRoll, Mine, ModifyDie, PlayItem, Reroll, Restore, RollMarket, Sell
-from .data import CASTLE_ROW, GEMS, ITEMS, MINING_DICE, RELICS, TILES
-from .errors import IllegalCommand
-from .market import refill_market, refill_relic_row
-from .rules import occupied, wrap
-from .state import State
-from .turn import enter_tile, gain
+from engine import events as ev
+from engine.acc import Acc
+from engine.board import AHEAD_OR_SIDE, neighbours, row_hexes, row_of, step
+from engine.commands import (
+    Buy,
+    KeepRoll,
+    Mine,
+    ModifyDie,
+    PlayItem,
+    Reroll,
+    Restore,
+    RollMarket,
+    Sell,
+)
+from engine.data import CASTLE_ROW, GEMS, ITEMS, MINING_DICE, RELICS, TILES
+from engine.errors import IllegalCommand
+from engine.market import refill_market, refill_relic_row
+from engine.rules import occupied, wrap
+from engine.state import State
+from engine.turn import enter_tile, gain
 
 
 def require_on_tile(state: State, what: str, restore_ok: bool = False) -> None:

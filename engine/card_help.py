@@ -10,10 +10,10 @@ import difflib
 import re
 import textwrap
 
-from .card_text import item_text, objective_condition, relic_text, tile_bonus_text
-from .data import GEMS, ITEM_COPIES, ITEMS, OBJECTIVES, RELICS, TILES, display_name
-from .versions import rules_for
-from .wording import objective_label, relic_label
+from engine.card_text import item_text, objective_condition, relic_text, tile_bonus_text
+from engine.data import GEMS, ITEM_COPIES, ITEMS, OBJECTIVES, RELICS, TILES, display_name
+from engine.versions import rules_for
+from engine.wording import objective_label, relic_label
 
 WIDTH = 80
 

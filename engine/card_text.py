@@ -11,8 +11,8 @@ Where a rules version plays a card differently, `VERSION_TEXTS` holds that versi
 
 from __future__ import annotations
 
-from .data import ITEMS, OBJECTIVES, RELICS, Tile
-from .versions import RULES_VERSION as LATEST
+from engine.data import ITEMS, OBJECTIVES, RELICS, Tile
+from engine.versions import RULES_VERSION as LATEST
 
 START_OF_TURN = "start of your turn only, before Reveal (green flag)"
 OPTIONAL_ACTIONS = "your turn, during the optional actions (step 3)"

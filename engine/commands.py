@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .board import HexNameError, parse_hex
-from .data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
-from .errors import InvalidCommand
-from .options import Options
+from engine.board import HexNameError, parse_hex
+from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
+from engine.errors import InvalidCommand
+from engine.options import Options
 
 
 @dataclass(frozen=True)

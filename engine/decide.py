@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from . import actions, turn
-from .acc import Acc
-from .commands import (
+from engine import actions, turn
+from engine.acc import Acc
+from engine.commands import (
     Buy,
     ChooseGem,
     Command,
@@ -29,13 +29,13 @@ from .commands import (
     StartGame,
     Undo,
 )
-from .errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
-from .events import Event
-from .rhom import rhom_turn
-from .rules import pending
-from .setup import start_game
-from .state import State
-from .undo import undo
+from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
+from engine.events import Event
+from engine.rhom import rhom_turn
+from engine.rules import pending
+from engine.setup import start_game
+from engine.state import State
+from engine.undo import undo
 
 _TURN_HANDLERS = {
     Reveal: turn.reveal,

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .errors import InvalidCommand
-from .event_base import SCHEMA_VERSION, Event, _thaw
-from .events_market import (
+from engine.errors import InvalidCommand
+from engine.event_base import SCHEMA_VERSION, Event, _thaw
+from engine.events_market import (
     GemsSold,
     ItemBought,
     ItemClaimed,

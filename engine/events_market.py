@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .event_base import Event
+from engine.event_base import Event
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,11 @@ or evolve_market.py (the market, items and relics)."""
 
 from __future__ import annotations
 
-from . import events as ev
-from . import evolve_market  # noqa: F401  (registers the market's, items' and relics' rules)
-from .evolve_rules import apply
-from .state import State
-from .undo import track
+from engine import events as ev
+from engine import evolve_market  # noqa: F401  (registers the market's, items' and relics' rules)
+from engine.evolve_rules import apply
+from engine.state import State
+from engine.undo import track
 
 
 def evolve(state: State | None, event: ev.Event) -> State:

@@ -3,10 +3,10 @@ and the relic row and deck (registered on evolve_rules.apply)."""
 
 from __future__ import annotations
 
-from . import events as ev
-from .data import RELICS
-from .evolve_rules import apply
-from .state import Roll, State
+from engine import events as ev
+from engine.data import RELICS
+from engine.evolve_rules import apply
+from engine.state import Roll, State
 
 
 @apply.register

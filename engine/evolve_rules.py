@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from functools import singledispatch
 
-from . import events as ev
-from .data import STONE_DICE, TILES
-from .options import Options
-from .state import Player, Roll, State, Turn
-from .versions import rules_for
+from engine import events as ev
+from engine.data import STONE_DICE, TILES
+from engine.options import Options
+from engine.state import Player, Roll, State, Turn
+from engine.versions import rules_for
 
 
 @singledispatch

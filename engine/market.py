@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import events as ev
-from .acc import Acc
+from engine import events as ev
+from engine.acc import Acc
 
 
 def market_size(acc: Acc) -> int:

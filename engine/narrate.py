@@ -14,20 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .data import RELICS, RHOM_CARDS, TILES
-from .events import Event, event_to_dict
-from .score_text import score_lines
-from .wording import and_list as _and
-from .wording import clean
-from .wording import coins as _coins
-from .wording import component_name as _name
-from .wording import count as _count
-from .wording import die as _die
-from .wording import gem_list as _gem_list
-from .wording import gems as _gems
-from .wording import numbers as _numbers
-from .wording import points as _points
-from .wording import the as _the
+from engine.data import RELICS, RHOM_CARDS, TILES
+from engine.events import Event, event_to_dict
+from engine.score_text import score_lines
+from engine.wording import and_list as _and
+from engine.wording import clean
+from engine.wording import coins as _coins
+from engine.wording import component_name as _name
+from engine.wording import count as _count
+from engine.wording import die as _die
+from engine.wording import gem_list as _gem_list
+from engine.wording import gems as _gems
+from engine.wording import numbers as _numbers
+from engine.wording import points as _points
+from engine.wording import the as _the
 
 __all__ = ["Story", "narrate", "narrate_lines", "narrate_text", "score_lines"]
 

@@ -20,8 +20,8 @@ import re
 import shlex
 from collections.abc import Mapping
 
-from .board import parse_hex
-from .commands import (
+from engine.board import parse_hex
+from engine.commands import (
     PLAY_ITEM_FIELDS,
     Buy,
     ChooseGem,
@@ -43,8 +43,8 @@ from .commands import (
     Sell,
     Undo,
 )
-from .data import ITEMS, OBJECTIVES, RELICS, TILES
-from .notation_words import (
+from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
+from engine.notation_words import (
     USAGE,
     WORDS,
     NotationError,

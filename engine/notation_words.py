@@ -13,8 +13,8 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .board import HexNameError, parse_hex
-from .data import GEMS
+from engine.board import HexNameError, parse_hex
+from engine.data import GEMS
 
 # What each word takes, as shown to a person who got it wrong (and in `help`).
 USAGE: dict[str, str] = {

@@ -17,7 +17,7 @@ Games created under rules version 1 keep version 1's choice (`policies.default_r
 
 from __future__ import annotations
 
-from .board import ahead_or_side, board_order, distance, row_of
+from engine.board import ahead_or_side, board_order, distance, row_of
 
 
 def rearmost_removal(view: dict, commands: list):

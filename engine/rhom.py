@@ -5,22 +5,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from . import events as ev
-from .acc import Acc
-from .board import column_of, row_hexes, row_of, step
-from .data import (
-    CASTLE_ROW,
-    GEMS,
-    HOLD_LIMIT,
-    IRIDIA_STONE_POINTS,
-    ITEMS,
-    RELICS,
-    RHOM_CARDS,
-)
-from .market import refill_market, refill_relic_row
-from .rules import next_market_value, reachable, relocation_targets, tile_at
-from .state import State
-from .turn import next_turn, take_royalty
+from engine import events as ev
+from engine.acc import Acc
+from engine.board import column_of, row_hexes, row_of, step
+from engine.data import CASTLE_ROW, GEMS, HOLD_LIMIT, IRIDIA_STONE_POINTS, ITEMS, RELICS, RHOM_CARDS
+from engine.market import refill_market, refill_relic_row
+from engine.rules import next_market_value, reachable, relocation_targets, tile_at
+from engine.state import State
+from engine.turn import next_turn, take_royalty
 
 RHOM = 0
 _GAINS = {"double": 2, "triple": 3}

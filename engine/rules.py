@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .board import ALL_HEXES, ahead_or_side, distance, is_ahead_or_side, row_of
-from .data import CASTLE_ROW, FOREST_ROW, HOLD_LIMIT, TILES, Tile
-from .state import Player, State
+from engine.board import ALL_HEXES, ahead_or_side, distance, is_ahead_or_side, row_of
+from engine.data import CASTLE_ROW, FOREST_ROW, HOLD_LIMIT, TILES, Tile
+from engine.state import Player, State
 
 
 def tile_at(state: State, hex_: str) -> Tile | None:

@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .data import GEMS, Objective
-from .score_sets import (
+from engine.data import GEMS, Objective
+from engine.score_sets import (
     MIXED_RELIC_SET,
     RELIC_TRIPLE,
     TILE_SETS,
@@ -21,7 +21,7 @@ from .score_sets import (
     relic_sets_for,
     tile_sets_for,
 )
-from .score_tally import (
+from engine.score_tally import (
     CATEGORIES,
     EVERY_CATEGORY,
     EVERY_LEAD_GEM,
@@ -33,7 +33,7 @@ from .score_tally import (
     PlayerTally,
     _Pile,
 )
-from .versions import Rules
+from engine.versions import Rules
 
 _TILE_GOALS = (MOST_TILES,)
 _CATEGORY_GOALS = (MOST_CATEGORY, EVERY_CATEGORY)

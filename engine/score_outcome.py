@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .score_tally import InvalidOutcome
+from engine.score_tally import InvalidOutcome
 
 _SCORE_FIELDS = ("in_game", "gems", "relic_sets", "tile_sets", "objective", "total", "rank")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping
 
-from .score_tally import CATEGORIES, ScoringError
+from engine.score_tally import CATEGORIES, ScoringError
 
 LEFTOVER_RULES = ("any", "same_type")
 

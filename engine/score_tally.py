@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import InitVar, dataclass, field
 from typing import Any
 
-from .data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, TILES, Objective
-from .versions import Rules
+from engine.data import GEMS, OBJECTIVES, RELICS, ROYALTY_POINTS, TILES, Objective
+from engine.versions import Rules
 
 CATEGORIES = ("jewelry", "tech", "lore")
 IRIDIA = "iridia"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .wording import clean
-from .wording import component_name as _name
+from engine.wording import clean
+from engine.wording import component_name as _name
 
 
 def score_lines(outcome: Mapping, names: Mapping[int, str]) -> list[str]:

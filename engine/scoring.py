@@ -21,15 +21,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .score_choice import (
+from engine.score_choice import (
     _best_choice,
     _iridia_roles,
     _objective_detail,
     _relic_detail,
     _tile_detail,
 )
-from .score_outcome import Outcome, SeatScore
-from .score_sets import (
+from engine.score_outcome import Outcome, SeatScore
+from engine.score_sets import (
     LEFTOVER_RULES,
     MIXED_RELIC_SET,
     RELIC_TRIPLE,
@@ -38,7 +38,7 @@ from .score_sets import (
     relic_sets_for,
     tile_sets_for,
 )
-from .score_tally import (
+from engine.score_tally import (
     CATEGORIES,
     EVERY_CATEGORY,
     EVERY_LEAD_GEM,
@@ -58,7 +58,7 @@ from .score_tally import (
     tally_of,
     tile_gem,
 )
-from .versions import Rules, rules_for
+from engine.versions import Rules, rules_for
 
 __all__ = [
     "CATEGORIES", "EVERY_CATEGORY", "EVERY_LEAD_GEM", "IRIDIA", "LEFTOVER_RULES", "MIXED_RELIC_SET",

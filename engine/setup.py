@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from . import events as ev
-from .board import playable_hexes, region_of_row, row_of
-from .commands import StartGame
-from .data import (
+from engine import events as ev
+from engine.board import playable_hexes, region_of_row, row_of
+from engine.commands import StartGame
+from engine.data import (
     GEMS,
     ITEM_COPIES,
     ITEMS,
@@ -21,9 +21,9 @@ from .data import (
     SMALL_GAME_REMOVED_ITEMS,
     TILES,
 )
-from .errors import InvalidCommand
-from .market import deal_market
-from .versions import RULES_VERSION, rules_for
+from engine.errors import InvalidCommand
+from engine.market import deal_market
+from engine.versions import RULES_VERSION, rules_for
 
 __all__ = ["RULES_VERSION", "start_game"]
 

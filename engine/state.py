@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, fields
 
-from .data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
-from .options import Options
-from .versions import Rules, rules_for
+from engine.data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
+from engine.options import Options
+from engine.versions import Rules, rules_for
 
 
 def empty_hold() -> dict[str, int]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import textwrap
 
-from .data import GEMS, TILES
-from .text_line import Line
-from .wording import (
+from engine.data import GEMS, TILES
+from engine.text_line import Line
+from engine.wording import (
     GEM_LETTERS,
     component_name,
     item_label,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from . import events as ev
-from .acc import Acc
-from .board import board_order, row_of
-from .commands import (
+from engine import events as ev
+from engine.acc import Acc
+from engine.board import board_order, row_of
+from engine.commands import (
     ChooseGem,
     DiscardObjective,
     EndTurn,
@@ -17,9 +17,9 @@ from .commands import (
     RemoveTile,
     Reveal,
 )
-from .data import CASTLE_ROW, IRIDIA_STONE_POINTS, ROYALTY_POINTS, TILES
-from .errors import IllegalCommand
-from .rules import (
+from engine.data import CASTLE_ROW, IRIDIA_STONE_POINTS, ROYALTY_POINTS, TILES
+from engine.errors import IllegalCommand
+from engine.rules import (
     has_room,
     next_market_value,
     pending,
@@ -29,7 +29,7 @@ from .rules import (
     revealable,
     stuck,
 )
-from .state import State
+from engine.state import State
 
 
 def _where(state: State, seat: int) -> str:
@@ -150,7 +150,7 @@ def give_gem(acc: Acc, c: GiveGem, rng: random.Random) -> None:
     acc.emit(ev.GemGiven(c.seat, c.gem, c.to))
     to = acc.state.players[c.to] if c.to is not None else None
     if to is not None and to.kind == "rhom" and s.rules.rhom_restores_when_given:
-        from .rhom import restore_all  # rhom.py builds on this module
+        from engine.rhom import restore_all  # rhom.py builds on this module
 
         restore_all(acc)  # at once, before the giver goes on (RULINGS §8, R24)
 

@@ -22,10 +22,10 @@ Undo is not a rule of the game: it is the same in every rules version (docs/ruli
 
 from __future__ import annotations
 
-from . import events as ev
-from .data import GEMS
-from .errors import IllegalCommand
-from .state import State
+from engine import events as ev
+from engine.data import GEMS
+from engine.errors import IllegalCommand
+from engine.state import State
 
 # Events that neither reveal anything nor draw chance nor touch another player's holdings.
 _REVERSIBLE = frozenset({

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .api import outcome as final_outcome
-from .board import ROWS, region_of_row, row_hexes
-from .data import RHOM_CARDS, TILES
-from .rules import pending
-from .state import State
+from engine.api import outcome as final_outcome
+from engine.board import ROWS, region_of_row, row_hexes
+from engine.data import RHOM_CARDS, TILES
+from engine.rules import pending
+from engine.state import State
 
 
 def _tile_json(tile_id: str) -> dict:

@@ -8,9 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .card_text import item_text as item_timing_and_effect
-from .card_text import objective_condition
-from .data import ITEMS, OBJECTIVES, RELICS, display_name
+from engine.card_text import item_text as item_timing_and_effect
+from engine.card_text import objective_condition
+from engine.data import ITEMS, OBJECTIVES, RELICS, display_name
 
 # What a terminal or a mail reader would obey rather than show: C0 and C1 controls (CR, LF, TAB,
 # ESC, BEL, the 8-bit CSI 0x9b...), DEL, and the invisible characters that reorder or break the

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import engine
 from engine import policies, policy_seen
-
-from .strong import DEFAULT_BUDGET, Budget, strong_choice
+from engine.bots.strong import DEFAULT_BUDGET, Budget, strong_choice
 
 __all__ = ["CHOICES", "POLICIES", "Budget", "DEFAULT_BUDGET", "choose", "strong_choice", "strong_policy"]
 
