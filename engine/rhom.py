@@ -12,7 +12,7 @@ from engine.data import CASTLE_ROW, GEMS, HOLD_LIMIT, IRIDIA_STONE_POINTS, ITEMS
 from engine.market import refill_market, refill_relic_row
 from engine.rules import next_market_value, reachable, relocation_targets, tile_at
 from engine.state import State
-from engine.turn import next_turn, take_royalty
+from engine.turn_end import next_turn, take_royalty
 
 RHOM = 0
 _GAINS = {"double": 2, "triple": 3}

@@ -17,8 +17,9 @@ from engine.commands import (
     RemoveTile,
     Reveal,
 )
-from engine.data import CASTLE_ROW, IRIDIA_STONE_POINTS, ROYALTY_POINTS, TILES
+from engine.data import CASTLE_ROW, IRIDIA_STONE_POINTS, TILES
 from engine.errors import IllegalCommand
+from engine.rhom import restore_all
 from engine.rules import (
     has_room,
     next_market_value,
@@ -30,6 +31,7 @@ from engine.rules import (
     stuck,
 )
 from engine.state import State
+from engine.turn_end import next_turn, take_royalty
 
 
 def _where(state: State, seat: int) -> str:
@@ -150,8 +152,6 @@ def give_gem(acc: Acc, c: GiveGem, rng: random.Random) -> None:
     acc.emit(ev.GemGiven(c.seat, c.gem, c.to))
     to = acc.state.players[c.to] if c.to is not None else None
     if to is not None and to.kind == "rhom" and s.rules.rhom_restores_when_given:
-        from engine.rhom import restore_all  # rhom.py builds on this module
-
         restore_all(acc)  # at once, before the giver goes on (RULINGS §8, R24)
 
 
@@ -181,12 +181,6 @@ def end_turn(acc: Acc, c: EndTurn, rng: random.Random) -> None:
     next_turn(acc, rng, elixir=t.elixir)
 
 
-def take_royalty(acc: Acc, seat: int) -> None:
-    tokens = acc.state.royalty_tokens
-    token = max(tokens, key=lambda k: ROYALTY_POINTS[k]) if tokens else None
-    acc.emit(ev.RoyaltyTokenTaken(seat, token, ROYALTY_POINTS[token] if token else 0))
-
-
 def remove_tile(acc: Acc, c: RemoveTile, rng: random.Random) -> None:
     s = acc.state
     if c.hex not in removable_hexes(s):
@@ -194,31 +188,6 @@ def remove_tile(acc: Acc, c: RemoveTile, rng: random.Random) -> None:
         raise IllegalCommand(f"you cannot remove hex {c.hex}: {why}")
     acc.emit(ev.TileRemoved(c.seat, c.hex, s.board[c.hex]))
     next_turn(acc, rng)
-
-
-def next_turn(acc: Acc, rng: random.Random, elixir: bool = False) -> None:
-    """Whose turn is next: an Epic Elixir's extra turn, a removal turn or the next participant."""
-    s = acc.state
-    t = s.turn
-    players = s.players
-    if all(p.finished for p in players):
-        acc.emit(ev.GameEnded())
-        return
-    number = t.number + 1
-    if elixir and not players[t.seat].finished:
-        acc.emit(ev.TurnStarted(t.seat, "turn", number, True))
-        return
-    n = len(players)
-    for k in range(1, n + 1):
-        seat = (t.seat + k) % n
-        p = players[seat]
-        if not p.finished:
-            acc.emit(ev.TurnStarted(seat, "rhom" if p.kind == "rhom" else "turn", number))
-            return
-        if p.kind == "human" and removable_hexes(s):
-            acc.emit(ev.TurnStarted(seat, "removal", number))
-            return
-    raise AssertionError("an unfinished participant always exists here")
 
 
 def require_no_pending(state: State, allowed: str | None = None) -> None:
