@@ -11,11 +11,11 @@ from engine.api import (
     rng_for,
 )
 from engine.commands import Command, command_from_dict, command_to_dict
-from engine.decide import decide
 from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, RuleError
 from engine.events import Event, event_from_dict, event_to_dict
-from engine.evolve import evolve, replay
 from engine.options import Options
+from engine.rules.decide import decide
+from engine.rules.evolve import evolve, replay
 from engine.state import State, state_from_dict, state_to_dict
 from engine.versions import SUPPORTED_VERSIONS, Rules, UnsupportedRulesVersion, rules_for
 from engine.view import redact_event, view

@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from itertools import combinations, permutations, product
 
-from engine.acc import Acc
-from engine.actions import catapult_landings, resolve_roll
 from engine.board import board_order, neighbours, row_of
 from engine.commands import (
     Buy,
@@ -32,7 +30,9 @@ from engine.commands import (
 )
 from engine.data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
 from engine.errors import RuleError
-from engine.rules import (
+from engine.rules.acc import Acc
+from engine.rules.actions import catapult_landings, resolve_roll
+from engine.rules.queries import (
     has_room,
     pending,
     reachable,
@@ -40,9 +40,9 @@ from engine.rules import (
     removable_hexes,
     revealable,
 )
-from engine.setup import RULES_VERSION
+from engine.rules.setup import RULES_VERSION
+from engine.rules.undo import undo_refusal
 from engine.state import State, Turn
-from engine.undo import undo_refusal
 
 __all__ = ["RULES_VERSION", "canonical_command", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
 
@@ -72,7 +72,7 @@ def is_terminal(state: State | None) -> bool:
 
 
 def outcome(state: State):
-    """Final scoring (engine/scoring.py) of a finished game."""
+    """Final scoring (engine/scoring/__init__.py) of a finished game."""
     from engine.scoring import PlayerTally, score_game
 
     tallies = []
@@ -97,7 +97,7 @@ _PROBE = random.Random(0)
 
 
 def _accepted(state: State, command: Command) -> bool:
-    from engine.decide import decide
+    from engine.rules.decide import decide
 
     try:
         decide(state, command, _PROBE)

@@ -148,7 +148,7 @@ class EndTurn(Command):
 @dataclass(frozen=True)
 class Undo(Command):
     """Take back your own steps of this turn since the last one that revealed something or drew
-    chance (engine/undo.py); not a rule of the game, so every rules version has it."""
+    chance (engine/rules/undo.py); not a rule of the game, so every rules version has it."""
 
     type = "undo"
 

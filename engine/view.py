@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.api import outcome as final_outcome
 from engine.board import ROWS, region_of_row, row_hexes
 from engine.data import RHOM_CARDS, TILES
-from engine.rules import pending
+from engine.rules.queries import pending
 from engine.state import State
 
 
@@ -117,7 +117,7 @@ def view(state: State, seat: int | None) -> dict:
             "mine_cart": t.mine_cart,
             "pickaxe": t.pickaxe,
             "elixir": t.elixir,
-            # How many steps an undo would take back now (engine/undo.py); 0: none.
+            # How many steps an undo would take back now (engine/rules/undo.py); 0: none.
             "undo_steps": t.undo_steps,
         },
         "board": _board(state),

@@ -32,7 +32,7 @@ def legal_now(game: Any, state: Any, seat: int | None, now: datetime) -> dict[st
     """{"commands": [...], "server_decides_at": ISO time | None, "undo_steps": N}: `offered` as
     JSON, with how many steps the listed undo takes back (0 when none is listed)."""
     import engine
-    from engine.undo import undo_steps
+    from engine.rules.undo import undo_steps
 
     commands, decides_at = offered(game, state, seat, now)
     listed = [engine.command_to_dict(c) for c in commands]

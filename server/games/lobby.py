@@ -12,7 +12,7 @@ from sqlalchemy import and_, bindparam, func
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
-from engine.wording import clean
+from engine.text.wording import clean
 from server import clock, wakeups
 from server.auth import (
     authenticated,

@@ -224,9 +224,9 @@ def _request_hash(game_id: str, data: dict) -> str:
 
 
 def _from_notation(line: str, seat: int | None, state: Any) -> dict:
-    """A notation line (engine/notation.py) as the command dict `_apply` checks and plays."""
+    """A notation line (engine/text/notation.py) as the command dict `_apply` checks and plays."""
     import engine
-    from engine import notation
+    from engine.text import notation
 
     if seat is None:
         fail(403, "you have no seat in this game: only its players send commands")

@@ -79,8 +79,8 @@ def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:
 
 
 def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
-    """The applied commands' events told as the player may know them (engine/narrate.py)."""
-    from engine.narrate import narrate_lines
+    """The applied commands' events told as the player may know them (engine/text/narrate.py)."""
+    from engine.text.narrate import narrate_lines
     from server.notifications.context import seat_names
 
     names = seat_names(session, game, game.version)

@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
-from engine.wording import clean
+from engine.text.wording import clean
 from server.db import session_scope
 from server.games import lobby
 from server.inbound import addresses, answer

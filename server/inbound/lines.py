@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import notation
+from engine.text import notation
 
 # The mail words beyond the game's commands (docs/mail.md).
 MAIL_WORDS = ("show", "legal", "help", "join", "new solo", "stop", "unsubscribe")

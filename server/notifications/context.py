@@ -2,8 +2,8 @@
 state at the notice's version (the sender renders it later; the game has moved on since).
 
 Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happened (narrated
-lines, engine/narrate.py), board (the view as `iridescia show --no-color` draws it,
-engine/text_board.py), typed (the notation lines the recipient may send now) and typed_more (how
+lines, engine/text/narrate.py), board (the view as `iridescia show --no-color` draws it,
+engine/text/board.py), typed (the notation lines the recipient may send now) and typed_more (how
 many more there are), scores (name, total, rank), score_lines (each seat's breakdown), played,
 reason, commands (show, legal, play: a CLI example), own_cards (the texts of the recipient's
 objectives and items), messages and messages_earlier (the table talk since their last turn).
@@ -109,8 +109,8 @@ def happened_since_last_turn(
     session, game: Game, version: int, seat: int, names: dict[int, str]
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
-    as they may know it (engine/narrate.py): turn headings, then indented sentences."""
-    from engine.narrate import narrate
+    as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
+    from engine.text.narrate import narrate
 
     commands_before = _per_version(
         session,
@@ -147,9 +147,9 @@ def happened_since_last_turn(
 
 
 def own_cards(view: dict, seat: int) -> list[str]:
-    """The texts of the recipient's own objectives and items (engine/card_text.py): the text part
+    """The texts of the recipient's own objectives and items (engine/text/card_text.py): the text part
     has them in its board; the HTML part, whose board is a picture, lists them."""
-    from engine.wording import item_text, objective_text
+    from engine.text.wording import item_text, objective_text
 
     me = next((p for p in view.get("players") or [] if p["seat"] == seat), None)
     if me is None:
@@ -174,9 +174,9 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
 
 
 def typed_lines(state, seat: int) -> list[str]:
-    """The notation lines (engine/notation.py) `seat` may send now, each once."""
+    """The notation lines (engine/text/notation.py) `seat` may send now, each once."""
     import engine
-    from engine import notation
+    from engine.text import notation
 
     lines = (notation.format(c) for c in engine.legal_commands(state, seat)
              if notation.has_notation(c))
@@ -185,7 +185,7 @@ def typed_lines(state, seat: int) -> list[str]:
 
 def board_for(view: dict, game: Game, version: int, names: dict[int, str]) -> str:
     """The board as `iridescia show --no-color` draws it (one renderer for both)."""
-    from engine.text_board import render_plain
+    from engine.text.board import render_plain
 
     players = [{"seat": seat, "name": name} for seat, name in names.items()]
     return render_plain(view, {"id": game.id, "players": players}, version)
@@ -210,7 +210,7 @@ def _scores(state, names: dict[int, str]) -> list[dict]:
 
 def _score_lines(state, names: dict[int, str]) -> list[str]:
     import engine
-    from engine.narrate import score_lines
+    from engine.text.narrate import score_lines
 
     return score_lines(engine.outcome(state).to_dict(), names)
 

@@ -24,7 +24,7 @@ class Cards(MethodView):
         points, category and lead gem, each tile's gem and bonus, as the rules version
         (``?rules_version=``, default the current one) words them."""
         import engine
-        from engine.card_help import catalogue
+        from engine.text.card_help import catalogue
 
         try:
             return catalogue(query.get("rules_version"))

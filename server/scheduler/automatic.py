@@ -1,9 +1,9 @@
 """Turns the server plays itself, through the same `apply_command` as every player.
 
-- the Rhom's turn (`engine.policies.automatic_command`), once the game's Rhom delay has passed;
+- the Rhom's turn (`engine.bots.policies.automatic_command`), once the game's Rhom delay has passed;
 - a removal turn, after the game's grace period (or the turn deadline, for a player who chose to
   choose their removals): `automatic_command` removes a tile the rearmost explorer still
-  exploring could move onto next (`engine.policies.default_removal`, by the game's rules
+  exploring could move onto next (`engine.bots.policies.default_removal`, by the game's rules
   version); with time to choose the player was told it was their turn, so they are told which
   tile went;
 - a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
@@ -239,7 +239,7 @@ def _apply(session, game: GameRow, state, command, now: datetime):
 
 def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn | None:
     import engine
-    from engine.policies import automatic_command, cautious_policy
+    from engine.bots.policies import automatic_command, cautious_policy
     from server.games.service import load_state, write_game_row
 
     state = load_state(session, game)
@@ -363,7 +363,7 @@ def _tell(session, game: GameRow, row, turn: AutomaticTurn, turn_started_at, now
 def _say(command: dict) -> str:
     """What the server played, as the notation line the player would have typed."""
     import engine
-    from engine import notation
+    from engine.text import notation
 
     played = engine.command_from_dict(command)
     return notation.format(played) if notation.has_notation(played) else "the Rhom's turn"

@@ -1,5 +1,5 @@
 """The player's legal commands as the page's forms: grouped by step of the turn, each labelled
-with its notation line (engine/notation.py: what `iridescia legal` prints, and what a reply by
+with its notation line (engine/text/notation.py: what `iridescia legal` prints, and what a reply by
 mail may say), each posting the command itself."""
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ def grouped(commands: list, game_id: str, undo_steps: int = 0) -> list[tuple[str
     """(step heading, choices) for engine commands, in the order of a turn; steps without a
     choice are left out, and so are commands nobody types. The undo's heading says how many
     steps it takes back (`undo_steps`, from the view)."""
-    from engine import command_to_dict, notation
+    from engine import command_to_dict
+    from engine.text import notation
 
     groups: dict[str, list[Choice]] = {}
     seen: set[str] = set()

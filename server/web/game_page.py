@@ -30,9 +30,9 @@ def seat_names(session, game: Game, user: User | None) -> tuple[dict, dict[int, 
 def stories(session, game: Game, seat: int | None, names: dict[int, str], after: int,
             upto: int, turns: int | None = None) -> list:
     """The events after `after` up to `upto` told in sentences as `seat` may know them
-    (engine/narrate.py), one story per turn; the last `turns` of them when given."""
+    (engine/text/narrate.py), one story per turn; the last `turns` of them when given."""
     import engine
-    from engine.narrate import narrate
+    from engine.text.narrate import narrate
 
     rows = session.exec(
         select(Event.payload)

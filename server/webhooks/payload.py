@@ -2,7 +2,7 @@
 
 Rendered when the delivery is first attempted, from the game as it was at the delivery's
 version: whose turn it is, what the turn just ended did as a spectator is told it
-(engine/narrate.py with no seat: no objective, deck order or face-down tile), the scores at the
+(engine/text/narrate.py with no seat: no objective, deck order or face-down tile), the scores at the
 end, and the game page's plain address (never a sign-in link). The owner's seat only decides
 ``your_turn``. The ``discord`` and ``slack`` formats carry the same words as one message, in the
 body those incoming webhooks take (``{"content": ...}``, ``{"text": ...}``).
@@ -25,7 +25,7 @@ def _last_turn(session, game: Game, version: int, names: dict[int, str],
                current: tuple[int, int] | None) -> list[str]:
     """The heading and sentences of the last turn told before the ``current`` one (number,
     seat), which has only just begun."""
-    from engine.narrate import narrate
+    from engine.text.narrate import narrate
 
     rows = session.exec(
         select(Event.payload).where(Event.game_id == game.id, Event.seq <= version)
@@ -52,7 +52,7 @@ def document(session, game: Game, version: int, event: str, owner_seat: int | No
              delivery_id: int) -> dict:
     """The JSON payload (docs/webhooks.md) of a delivery about ``game`` at ``version``."""
     import engine
-    from engine.wording import clean
+    from engine.text.wording import clean
     from server.games.service import load_state
 
     state = load_state(session, game, version=version)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import card_help, card_text
 from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
+from engine.text import card_help, card_text
 
 
 def test_every_card_of_the_data_module_has_its_text():

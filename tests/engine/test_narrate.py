@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import engine
-from engine import narrate
 from engine.data import OBJECTIVES, display_name
+from engine.text import narrate
 
 RECORDED = Path(__file__).parent / "recorded" / "v1"  # the golden files tell version 1 games
 EXPECTED = Path(__file__).parent / "expected"
@@ -144,7 +144,8 @@ def test_events_redacted_by_the_server_tell_the_same_story(seat):
 def test_every_event_of_random_games_is_told(monkeypatch):
     """No handler fails on a real event (a failure would be swallowed in production), and every
     kind of event the games produce is narrated without a raw identifier."""
-    from engine import policies, simulate
+    from engine import simulate
+    from engine.bots import policies
 
     def strict(handler, event):
         handler(event)
@@ -164,7 +165,7 @@ def test_every_event_of_random_games_is_told(monkeypatch):
 
 def test_r25_a_relic_deck_shuffle_is_told_without_its_order():
     from engine.events import RelicDeckShuffled
-    from engine.narrate import narrate_text
+    from engine.text.narrate import narrate_text
 
     text = narrate_text([RelicDeckShuffled(("amethyst_ring", "citrine_plate"))], {0: "Ada"})
     assert "relic deck was shuffled" in text

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import notation, policies, simulate
+from engine import simulate
+from engine.bots import policies
 from engine.commands import (
     Buy,
     ChooseGem,
@@ -27,7 +28,8 @@ from engine.commands import (
     RollMarket,
     Sell,
 )
-from engine.notation import NotationError, canonical, parse
+from engine.text import notation
+from engine.text.notation import NotationError, canonical, parse
 
 TABLES = [(2, False, "n2"), (3, False, "n3"), (4, False, "n4"), (1, True, "n1"), (2, True, "n2r")]
 

@@ -10,8 +10,9 @@ from collections import Counter
 import pytest
 
 import engine
-from engine import data, policies
+from engine import data
 from engine.board import row_of
+from engine.bots import policies
 from engine.simulate import make_options, play_game, steps
 
 CONFIGS = [(1, True), (2, False), (2, True), (3, False), (4, False)]
@@ -167,7 +168,7 @@ def test_r28_the_automatic_removal_takes_a_tile_the_rearmost_explorer_could_move
 
 
 def test_r28_the_automatic_removal_prefers_a_revealed_tile_then_the_lowest_leftmost():
-    from engine.removal import rearmost_removal
+    from engine.rules.removal import rearmost_removal
 
     def hexes(**states):
         return [{"row": 1, "hexes": [{"hex": h, "state": st, "barricade": False}

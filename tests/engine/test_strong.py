@@ -10,7 +10,8 @@ import pytest
 from engine_helpers import place_tile, set_player, set_turn, standing_on
 
 import engine
-from engine import bots, data, policies
+from engine import bots, data
+from engine.bots import policies
 from engine.bots.candidates import shortlist
 from engine.bots.determinize import sample_state
 from engine.bots.strong import Budget, strong_choice

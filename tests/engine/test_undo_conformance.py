@@ -1,7 +1,7 @@
 """Random games: at every decision of a player's turn, an undo is offered exactly when a step
 was played since the last one that revealed or drew, and it returns to the state after that one.
 
-The fold does not know where a step begins (engine/undo.py guesses it from the first event's
+The fold does not know where a step begins (engine/rules/undo.py guesses it from the first event's
 kind); here the steps are known, so a wrong guess (an undo that would stop inside a step) fails.
 """
 
@@ -10,10 +10,11 @@ import random
 import pytest
 
 import engine
-from engine import policies, simulate
+from engine import simulate
+from engine.bots import policies
 from engine.commands import Undo
 from engine.events import GameStarted, TurnStarted
-from engine.undo import _sealed_by
+from engine.rules.undo import _sealed_by
 
 
 def _seals(step, seat) -> bool:

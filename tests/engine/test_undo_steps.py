@@ -1,4 +1,4 @@
-"""Undo within a turn (engine/undo.py): what may be taken back, what may not and why, and that a
+"""Undo within a turn (engine/rules/undo.py): what may be taken back, what may not and why, and that a
 log with undos replays to the state it would have without the cancelled steps."""
 
 import random
@@ -37,7 +37,7 @@ from engine.commands import (
     Undo,
 )
 from engine.events import StepsUndone, event_to_dict
-from engine.narrate import narrate_lines
+from engine.text.narrate import narrate_lines
 
 
 def _on_tile(players=2, **player):
