@@ -13,7 +13,7 @@ so that a state derived from any prefix of the log, from a snapshot or from the 
   an undo gives the state the log would give without the cancelled steps.
 
 Events do not say where a step (a command) begins. The first event of each step has a kind of
-its own (`_OPENS`), and tests/engine/test_undo_conformance.py checks over random games that
+its own (`_OPENS`), and tests/engine/rules/test_undo_conformance.py checks over random games that
 none of them appears inside a step after a sealing event, where it would open the undo in the
 middle of a step.
 

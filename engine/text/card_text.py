@@ -1,7 +1,7 @@
 """What each card says, keyed by the ids of engine/data.py: each item's effect and when it may be
 played, each objective's condition. Written from the rulebook (Rumi's Catalog, Secret Objectives)
 and RULINGS §4/§7, with our rulings where they decide (docs/rulings.md). A corrected card is a
-one-line change here; tests/engine/test_card_text.py fails when a card of engine/data.py has no text.
+one-line change here; tests/engine/text/test_card_text.py fails when a card of engine/data.py has no text.
 
 Relics and tiles need no text of their own: their gems, points, category, lead gem and bonus are
 the data itself (`relic_text`, `tile_bonus_text` say them in words).

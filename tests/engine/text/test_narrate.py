@@ -15,8 +15,9 @@ import engine
 from engine.data import OBJECTIVES, display_name
 from engine.text import narrate
 
-RECORDED = Path(__file__).parent / "recorded" / "v1"  # the golden files tell version 1 games
-EXPECTED = Path(__file__).parent / "expected"
+ENGINE_TESTS = Path(__file__).parents[1]  # tests/engine: its recorded games and golden files
+RECORDED = ENGINE_TESTS / "recorded" / "v1"  # the golden files tell version 1 games
+EXPECTED = ENGINE_TESTS / "expected"
 LOGS = sorted(RECORDED.glob("*.json"))
 NAMES = {0: "the Rhom", 1: "Ada", 2: "Bob"}
 
