@@ -72,7 +72,7 @@ def is_terminal(state: State | None) -> bool:
 
 
 def outcome(state: State):
-    """Final scoring (engine/scoring/__init__.py) of a finished game."""
+    """Final scoring (engine/scoring/) of a finished game."""
     from engine.scoring import PlayerTally, score_game
 
     tallies = []

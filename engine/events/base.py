@@ -1,4 +1,4 @@
-"""The base of every event (engine/events/__init__.py): a frozen dataclass whose list and dict fields are
+"""The base of every event (engine/events/): a frozen dataclass whose list and dict fields are
 frozen into tuples on creation, and their thawing back for JSON."""
 
 from __future__ import annotations

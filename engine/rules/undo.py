@@ -9,7 +9,7 @@ so that a state derived from any prefix of the log, from a snapshot or from the 
   may be taken back, nor the rest of the step it belongs to;
 - the first event of a player's next step opens the undo: the state before it is the base
   (and `State.undo_events` counts the events after it);
-- `steps_undone` makes the state that base again (engine/rules/evolve/__init__.py), so a replay of a log with
+- `steps_undone` makes the state that base again (engine/rules/evolve/), so a replay of a log with
   an undo gives the state the log would give without the cancelled steps.
 
 Events do not say where a step (a command) begins. The first event of each step has a kind of

@@ -1,7 +1,7 @@
 """One participant's best choice at final scoring: how the wilds split, and which objective scores.
 
 Every split of the rainbow tiles among the gems and of the Iridia relics among the categories is
-tried (engine/scoring/__init__.py says why counts are enough); of two objectives held, each is tried and
+tried (__init__.py says why counts are enough); of two objectives held, each is tried and
 only the better one scores. The detail functions write what the players see of the choice: the
 sets made, the part each Iridia relic plays, the objective's count against what it needed.
 """

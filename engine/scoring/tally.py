@@ -3,7 +3,7 @@
 `PlayerTally` is the victory pile and hold as a caller gives them, checked when it is built so that
 a tally is a value; `_Pile` counts it for the arithmetic, plain cards apart from wilds. The
 objective kinds live here because what a rival counts against a "most" objective
-(`_Pile.rival_count`) is a fact of the rival's pile. engine/scoring/__init__.py puts the parts together.
+(`_Pile.rival_count`) is a fact of the rival's pile. __init__.py puts the parts together.
 """
 
 from __future__ import annotations

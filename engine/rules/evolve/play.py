@@ -1,6 +1,6 @@
 """The fold's rule for each event of the board, the turn, the dice, the Rhom, undo and the end:
 `apply(event, state) -> state`, a single-dispatch function; market.py registers the
-market's, the items' and the relics'. engine/rules/evolve/__init__.py folds with them."""
+market's, the items' and the relics'. __init__.py folds with them."""
 
 from __future__ import annotations
 
