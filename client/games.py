@@ -84,10 +84,10 @@ def engine_event(stored: dict) -> dict:
 
 
 def tell(events: list[dict], game: dict, continued_heading: bool = False) -> list[str]:
-    """The events as sentences (engine/narrate.py), grouped by turn, from my seat's side.
+    """The events as sentences (engine/text/narrate.py), grouped by turn, from my seat's side.
 
     A batch that starts in the middle of a turn has no heading unless `continued_heading`."""
-    from engine.narrate import narrate
+    from engine.text.narrate import narrate
 
     lines: list[str] = []
     names = {seat: name for seat, name in seat_names(game).items() if isinstance(seat, int)}

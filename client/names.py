@@ -1,5 +1,5 @@
 """Turning what a user typed back into an id or a gem (the names themselves are the engine's:
-engine/data.py and engine/wording.py)."""
+engine/data.py and engine/text/wording.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Draw an engine view as text that fits 80 columns, in colour on a terminal.
 
-The drawing is engine/text_board.py's, shared with the emails; here its lines become
+The drawing is engine/text/board.py's, shared with the emails; here its lines become
 ``rich.text.Text`` so that colour is only styling: with ``color=False`` the output is exactly
 the same characters without escape codes, which is what the expectation files in the tests hold.
 """
@@ -12,7 +12,7 @@ import io
 from rich.console import Console
 from rich.text import Text
 
-from engine.text_board import WIDTH, Line, view_lines
+from engine.text.board import WIDTH, Line, view_lines
 
 
 def to_string(lines: list[Line], color: bool) -> str:

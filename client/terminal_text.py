@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.wording import printable
+from engine.text.wording import printable
 
 __all__ = ["printable", "printable_data"]
 

@@ -1,6 +1,6 @@
 """Gems of Iridescia rules engine: pure, event-sourced, no I/O. See docs/engine-api.md."""
 
-from .api import (
+from engine.api import (
     RULES_VERSION,
     canonical_command,
     current_player,
@@ -10,15 +10,15 @@ from .api import (
     pending_kind,
     rng_for,
 )
-from .commands import Command, command_from_dict, command_to_dict
-from .decide import decide
-from .errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, RuleError
-from .events import Event, event_from_dict, event_to_dict
-from .evolve import evolve, replay
-from .options import Options
-from .state import State, state_from_dict, state_to_dict
-from .versions import SUPPORTED_VERSIONS, Rules, UnsupportedRulesVersion, rules_for
-from .view import redact_event, view
+from engine.commands import Command, command_from_dict, command_to_dict
+from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, RuleError
+from engine.events import Event, event_from_dict, event_to_dict
+from engine.options import Options
+from engine.rules.decide import decide
+from engine.rules.evolve import evolve, replay
+from engine.state import State, state_from_dict, state_to_dict
+from engine.versions import SUPPORTED_VERSIONS, Rules, UnsupportedRulesVersion, rules_for
+from engine.view import redact_event, view
 
 __all__ = [
     "RULES_VERSION", "SUPPORTED_VERSIONS", "Command", "Rules", "UnsupportedRulesVersion",

@@ -5,10 +5,8 @@ from __future__ import annotations
 import random
 from itertools import combinations, permutations, product
 
-from .acc import Acc
-from .actions import catapult_landings, resolve_roll
-from .board import board_order, neighbours, row_of
-from .commands import (
+from engine.board import board_order, neighbours, row_of
+from engine.commands import (
     Buy,
     ChooseGem,
     Command,
@@ -30,12 +28,21 @@ from .commands import (
     Sell,
     Undo,
 )
-from .data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
-from .errors import RuleError
-from .rules import has_room, pending, reachable, relocation_targets, removable_hexes, revealable
-from .setup import RULES_VERSION
-from .state import State, Turn
-from .undo import undo_refusal
+from engine.data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
+from engine.errors import RuleError
+from engine.rules.acc import Acc
+from engine.rules.actions import catapult_landings, resolve_roll
+from engine.rules.queries import (
+    has_room,
+    pending,
+    reachable,
+    relocation_targets,
+    removable_hexes,
+    revealable,
+)
+from engine.rules.setup import RULES_VERSION
+from engine.rules.undo import undo_refusal
+from engine.state import State, Turn
 
 __all__ = ["RULES_VERSION", "canonical_command", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
 
@@ -65,8 +72,8 @@ def is_terminal(state: State | None) -> bool:
 
 
 def outcome(state: State):
-    """Final scoring (engine/scoring.py) of a finished game."""
-    from .scoring import PlayerTally, score_game
+    """Final scoring (engine/scoring/) of a finished game."""
+    from engine.scoring import PlayerTally, score_game
 
     tallies = []
     for p in state.players:
@@ -90,7 +97,7 @@ _PROBE = random.Random(0)
 
 
 def _accepted(state: State, command: Command) -> bool:
-    from .decide import decide
+    from engine.rules.decide import decide
 
     try:
         decide(state, command, _PROBE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .data import CASTLE_ROW, REGION_ROWS
+from engine.data import CASTLE_ROW, REGION_ROWS
 
 ROWS = 9
 ROW_LENGTHS: dict[int, int] = {r: (6 if r % 2 else 7) for r in range(1, ROWS + 1)}

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from .board import HexNameError, parse_hex
-from .data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
-from .errors import InvalidCommand
-from .options import Options
+from engine.board import HexNameError, parse_hex
+from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
+from engine.errors import InvalidCommand
+from engine.options import Options
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ class EndTurn(Command):
 @dataclass(frozen=True)
 class Undo(Command):
     """Take back your own steps of this turn since the last one that revealed something or drew
-    chance (engine/undo.py); not a rule of the game, so every rules version has it."""
+    chance (engine/rules/undo.py); not a rule of the game, so every rules version has it."""
 
     type = "undo"
 

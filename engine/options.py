@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .errors import InvalidCommand
+from engine.errors import InvalidCommand
 
 _FIELDS = {"players", "rhom", "mining_cost", "leftover_gems", "catapult_4th"}
 

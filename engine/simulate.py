@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import engine
-from engine import bots, policies
+from engine import bots
+from engine.bots import policies
 
 POLICIES: dict[str, Callable] = bots.POLICIES
 

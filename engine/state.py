@@ -1,4 +1,4 @@
-"""The game state: a value derived by folding events (see evolve.py).
+"""The game state: a value derived by folding events (see engine/rules/evolve/).
 
 States are treated as immutable: nothing in the engine changes a state it was given. `evolve`
 shallow-copies what an event touches and replaces containers (tuples, frozensets, dicts) instead of
@@ -10,9 +10,9 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field, fields
 
-from .data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
-from .options import Options
-from .versions import Rules, rules_for
+from engine.data import GEM_SUPPLY, GEMS, START_COINS, STONE_DICE
+from engine.options import Options
+from engine.versions import Rules, rules_for
 
 
 def empty_hold() -> dict[str, int]:
@@ -76,7 +76,7 @@ class Turn:
     pickaxe: str | None = None
     elixir: bool = False  # an Epic Elixir was played: another turn follows
     roll: Roll | None = None
-    # Undo within the turn (engine/undo.py): the state before the first step that may be taken
+    # Undo within the turn (engine/rules/undo.py): the state before the first step that may be taken
     # back (None: nothing may be), how many steps lie after it (the events: State.undo_events),
     # and what stopped an earlier undo (the reason a refused undo gives).
     undo_base: State | None = None
@@ -112,7 +112,7 @@ class State:
     barricades_left: int = 0
     turn: Turn | None = None
     over: bool = False
-    # How many events follow turn.undo_base (meaningful while it is set; engine/undo.py).
+    # How many events follow turn.undo_base (meaningful while it is set; engine/rules/undo.py).
     undo_events: int = 0
 
     def copy(self) -> State:

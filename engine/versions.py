@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import InvalidCommand
+from engine.errors import InvalidCommand
 
 
 class UnsupportedRulesVersion(InvalidCommand):

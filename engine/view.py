@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .api import outcome as final_outcome
-from .board import ROWS, region_of_row, row_hexes
-from .data import RHOM_CARDS, TILES
-from .rules import pending
-from .state import State
+from engine.api import outcome as final_outcome
+from engine.board import ROWS, region_of_row, row_hexes
+from engine.data import RHOM_CARDS, TILES
+from engine.rules.queries import pending
+from engine.state import State
 
 
 def _tile_json(tile_id: str) -> dict:
@@ -117,7 +117,7 @@ def view(state: State, seat: int | None) -> dict:
             "mine_cart": t.mine_cart,
             "pickaxe": t.pickaxe,
             "elixir": t.elixir,
-            # How many steps an undo would take back now (engine/undo.py); 0: none.
+            # How many steps an undo would take back now (engine/rules/undo.py); 0: none.
             "undo_steps": t.undo_steps,
         },
         "board": _board(state),

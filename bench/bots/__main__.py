@@ -26,8 +26,7 @@ import time
 from collections import Counter
 
 import engine
-from engine import policies
-from engine.bots import Budget, strong_choice
+from engine.bots import Budget, policies, strong_choice
 from engine.simulate import make_options, play_game
 
 TARGET_VS_GREEDY = 0.70

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import engine
-from engine import policies
+from engine.bots import policies
 from engine.simulate import make_options, play_game
 
 RECORDED = Path(__file__).resolve().parents[2] / "tests" / "engine" / "recorded"

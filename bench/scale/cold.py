@@ -156,7 +156,7 @@ def legal_command(url_engine, game_id: str):
     """A legal command for the seat to act, worked out here from the stored rows (the server's
     own state cache stays cold)."""
     import engine
-    from engine.policies import greedy_policy
+    from engine.bots.policies import greedy_policy
     from server.games.service import load_state
 
     with url_engine.connect() as connection:

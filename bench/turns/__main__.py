@@ -112,7 +112,7 @@ def _stored(engine, ids: list[str]) -> dict:
 def engine_turns(stored: dict) -> dict:
     """The engine alone: derive each state and decide its automatic turn as the scheduler does."""
     import engine
-    from engine.policies import automatic_command, cautious_policy
+    from engine.bots.policies import automatic_command, cautious_policy
 
     derive = decide = 0.0
     commands = 0

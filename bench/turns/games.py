@@ -66,7 +66,7 @@ def play_template(app, client, kind: Kind, stop_after: int, tag: str,
     """A game of `kind` played until its pending decision is one of `kind.pending`, after at
     least `stop_after` commands; None when the game ended first."""
     import engine
-    from engine.policies import automatic_command, greedy_policy
+    from engine.bots.policies import automatic_command, greedy_policy
     from server.games import service
     from server.storage.db import app_engine, session_scope
     from server.storage.models import Game

@@ -38,8 +38,9 @@ def _line(name: str, times: list[float]) -> None:
 
 def drawing(repeat: int) -> None:
     import engine
-    from engine import policies, simulate
-    from engine.text_board import board_lines
+    from engine import simulate
+    from engine.bots import policies
+    from engine.text.board import board_lines
     from server.picture.png import board_png
     from server.picture.svg import board_svg
 

@@ -1,7 +1,7 @@
 """One subcommand per kind of action, named as the rulebook names things.
 
 Each builds one engine command (docs/engine-api.md, "Commands") and sends it with the version
-the player last saw. The words are the command notation's (engine/notation.py): `move 4b` in a
+the player last saw. The words are the command notation's (engine/text/notation.py): `move 4b` in a
 mail or in `legal` is `iridescia move GAME 4b` here, and `to_argv` turns one into the other.
 """
 
@@ -365,7 +365,8 @@ def undo(app, game, expect_version, dry_run):
 
 def notation_line(command: dict) -> str | None:
     """The notation line of a command as the API lists it (None for what nobody types)."""
-    from engine import command_from_dict, notation
+    from engine import command_from_dict
+    from engine.text import notation
 
     engine_command = command_from_dict(dict(command, seat=command.get("seat") or 0))
     return notation.format(engine_command) if notation.has_notation(engine_command) else None

@@ -24,7 +24,7 @@ def explain(name: tuple[str, ...], rules_version: str | None, as_json: bool) -> 
     condition, a relic's gems, points, category and lead gem, a tile's bonus. NAME is a name or
     an id (any case); a part of one lists every card it matches. Without NAME: every card."""
     import engine
-    from engine import card_help
+    from engine.text import card_help
 
     wanted = " ".join(name).strip()
     try:

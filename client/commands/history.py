@@ -119,7 +119,7 @@ def log(app: App, game: str, output: str | None, as_text: bool) -> None:
 
 def told_log(export: dict, game: dict) -> list[str]:
     """The whole log in sentences, from my seat's side, then the final scores if it is over."""
-    from engine.narrate import score_lines
+    from engine.text.narrate import score_lines
 
     lines = game_helpers.tell(export.get("events") or [], game, continued_heading=True)
     if export.get("outcome"):

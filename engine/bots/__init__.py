@@ -8,16 +8,15 @@ same choice on an engine state (it builds the seat's view first, so no policy re
 from __future__ import annotations
 
 import engine
-from engine import policies, policy_seen
-
-from .strong import DEFAULT_BUDGET, Budget, strong_choice
+from engine.bots import policies, seen
+from engine.bots.strong import DEFAULT_BUDGET, Budget, strong_choice
 
 __all__ = ["CHOICES", "POLICIES", "Budget", "DEFAULT_BUDGET", "choose", "strong_choice", "strong_policy"]
 
 
 def strong_policy(state, seat, rng, budget: Budget | None = None):
     """`strong_choice` on an engine state: it sees only `engine.view(state, seat)`."""
-    return strong_choice(engine.view(state, seat), policy_seen._commands(state, seat), rng, budget)
+    return strong_choice(engine.view(state, seat), seen._commands(state, seat), rng, budget)
 
 
 CHOICES = {**policies.CHOICES, "strong": strong_choice}

@@ -8,7 +8,7 @@ targets, Lucky Libation's market rolls included), so the search can play any of 
 
 from __future__ import annotations
 
-from engine import policies, policy_decisions
+from engine.bots import decisions, policies
 from engine.data import GEMS, RELICS
 
 # Beyond this many relics a Reference Book may reserve, keep the ones closest to being restored.
@@ -45,7 +45,7 @@ def _relocations(seen, commands):
     best: dict[str, object] = {}
     for c in commands:
         if c.hex not in best:
-            best[c.hex] = policy_decisions._relocate(seen, [d for d in commands if d.hex == c.hex], _NoRandom())
+            best[c.hex] = decisions._relocate(seen, [d for d in commands if d.hex == c.hex], _NoRandom())
     return list(best.values())
 
 

@@ -2,7 +2,7 @@
 
 The search in `strong.py` plays tens of thousands of commands per decision, so the playout policy
 reads the engine state directly instead of building a view (building one costs more than the rest
-of a step). It plays like `engine.policies.greedy_choice`: restore the most valuable relic, move
+of a step). It plays like `engine.bots.policies.greedy_choice`: restore the most valuable relic, move
 toward the gems the relic row needs, mine when the odds are fair and the hold has room, buy the
 items worth having, sell surplus gems when short of coins; in a solo game it goes sideways while
 it can instead of racing the Rhom. It runs only on sampled states inside
@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 
-from engine import policies
 from engine.api import current_player, legal_commands
 from engine.board import row_of
+from engine.bots import policies
 from engine.data import CASTLE_ROW, GEMS, HOLD_LIMIT, ITEMS, RELICS, TILES
-from engine.decide import decide
-from engine.evolve import evolve
+from engine.rules.decide import decide
+from engine.rules.evolve import evolve
 from engine.state import State
 
 # A game ends long before this many commands; the bound only stops a runaway playout.

@@ -22,11 +22,10 @@ import time
 from dataclasses import dataclass
 
 from engine.api import outcome
+from engine.bots.candidates import shortlist
+from engine.bots.determinize import sample_state
+from engine.bots.playout import apply, play_out
 from engine.errors import RuleError
-
-from .candidates import shortlist
-from .determinize import sample_state
-from .playout import apply, play_out
 
 # A win is worth this many points of margin: the search plays to win, then to win by more.
 WIN_WEIGHT = 40.0

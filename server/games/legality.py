@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
-from engine.undo import undo_steps
+from engine.rules.undo import undo_steps
 
 
 def offered(game: Any, state: Any, seat: int | None, now: datetime) -> tuple[list, datetime | None]:

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 import engine
-from engine.wording import clean
+from engine.text.wording import clean
 from server import clock, wakeups
 from server.games import service
 from server.games.pace import pace_name, time_left

@@ -14,7 +14,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields
 
-from engine.wording import CONTROL_CHARACTERS, printable
+from engine.text.wording import CONTROL_CHARACTERS, printable
 
 __all__ = ["UNSAFE", "PlainEmail", "PlainString", "describe", "header_safe", "printable",
            "refuse_control_characters"]

@@ -13,7 +13,7 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
-from engine.narrate import narrate_lines
+from engine.text.narrate import narrate_lines
 from server.games import service
 from server.inbound.letter import Letter
 from server.inbound.table_words import HELP as TABLE_HELP
@@ -80,7 +80,7 @@ def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:
 
 
 def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
-    """The applied commands' events told as the player may know them (engine/narrate.py)."""
+    """The applied commands' events told as the player may know them (engine/text/narrate.py)."""
 
     names = seat_names(session, game, game.version)
     return narrate_lines([row["payload"] for row in rows], names, seat)

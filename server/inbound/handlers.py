@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
-from engine.wording import clean
+from engine.text.wording import clean
 from server.api.games.schemas import GameCreateSchema
 from server.games import lobby
 from server.http.auth import hash_token, new_token

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import notation
+from engine.text import notation
 from server.inbound.table_words import is_table_word
 
 # The mail words beyond the game's commands (docs/mail.md).

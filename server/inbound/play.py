@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 import engine
-from engine import notation
+from engine.text import notation
 from server.games import service
 from server.inbound import table_words
 from server.inbound.lines import Line

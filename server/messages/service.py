@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func
 from sqlmodel import select
 
-from engine.wording import clean
+from engine.text.wording import clean
 from server.storage.models import Command, Game, Message, Seat, User
 
 MAX_LENGTH = 1000
@@ -27,7 +27,7 @@ LIST_LIMIT = 50
 MAX_LIST_LIMIT = 200
 MINUTE, HOUR = timedelta(minutes=1), timedelta(hours=1)
 # Line breaks and tabs become spaces: a message is one paragraph wherever it is shown (a mail
-# line, a terminal line, a page); every other control character is dropped (engine/wording.py).
+# line, a terminal line, a page); every other control character is dropped (engine/text/wording.py).
 _FOLDED = re.compile(r"[\t\n\r\x0b\x0c\u2028\u2029]+")
 
 

@@ -2,8 +2,8 @@
 state at the notice's version (the sender renders it later; the game has moved on since).
 
 Keys: game_id, game_url, name, seat, your_turn, decision_kind, deadline, happened (narrated
-lines, engine/narrate.py), board (the view as `iridescia show --no-color` draws it,
-engine/text_board.py), typed (the notation lines the recipient may send now) and typed_more (how
+lines, engine/text/narrate.py), board (the view as `iridescia show --no-color` draws it,
+engine/text/board.py), typed (the notation lines the recipient may send now) and typed_more (how
 many more there are), scores (name, total, rank), score_lines (each seat's breakdown), played,
 reason, commands (show, legal, play: a CLI example), own_cards (the texts of the recipient's
 objectives and items), messages and messages_earlier (the table talk since their last turn).
@@ -16,10 +16,10 @@ from flask import current_app, has_app_context
 from sqlmodel import select
 
 import engine
-from engine import notation
-from engine.narrate import narrate, score_lines
-from engine.text_board import render_plain
-from engine.wording import item_text, objective_text
+from engine.text import notation
+from engine.text.board import render_plain
+from engine.text.narrate import narrate, score_lines
+from engine.text.wording import item_text, objective_text
 from server.config import Settings
 from server.messages.service import since_last_turn, told_line
 from server.notifications.render import commands
@@ -116,7 +116,7 @@ def happened_since_last_turn(
     session, game: Game, version: int, seat: int, names: dict[int, str]
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
-    as they may know it (engine/narrate.py): turn headings, then indented sentences."""
+    as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
 
     commands_before = _per_version(
         session,
@@ -153,7 +153,7 @@ def happened_since_last_turn(
 
 
 def own_cards(view: dict, seat: int) -> list[str]:
-    """The texts of the recipient's own objectives and items (engine/card_text.py): the text part
+    """The texts of the recipient's own objectives and items (engine/text/card_text.py): the text part
     has them in its board; the HTML part, whose board is a picture, lists them."""
 
     me = next((p for p in view.get("players") or [] if p["seat"] == seat), None)
@@ -178,7 +178,7 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
 
 
 def typed_lines(state, seat: int) -> list[str]:
-    """The notation lines (engine/notation.py) `seat` may send now, each once."""
+    """The notation lines (engine/text/notation.py) `seat` may send now, each once."""
 
     lines = (notation.format(c) for c in engine.legal_commands(state, seat)
              if notation.has_notation(c))

@@ -1,9 +1,9 @@
 """Turns the server plays itself, through the same `apply_command` as every player.
 
-- the Rhom's turn (`engine.policies.automatic_command`), once the game's Rhom delay has passed;
+- the Rhom's turn (`engine.bots.policies.automatic_command`), once the game's Rhom delay has passed;
 - a removal turn, after the game's grace period (or the turn deadline, for a player who chose to
   choose their removals): `automatic_command` removes a tile the rearmost explorer still
-  exploring could move onto next (`engine.policies.default_removal`, by the game's rules
+  exploring could move onto next (`engine.bots.policies.default_removal`, by the game's rules
   version); with time to choose the player was told it was their turn, so they are told which
   tile went;
 - a bot seat's turn (after the Rhom's delay): its engine policy (`engine.bots`) plays the whole
@@ -35,8 +35,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import select
 
 import engine
-from engine import notation
-from engine.policies import automatic_command, cautious_policy
+from engine.bots.policies import automatic_command, cautious_policy
+from engine.text import notation
 from server import wakeups
 from server.games.cache import CACHE
 from server.games.deferred import DeferredWrites, LostGameRow, deferring

@@ -1,5 +1,5 @@
 """The player's legal commands as the page's forms: grouped by step of the turn, each labelled
-with its notation line (engine/notation.py: what `iridescia legal` prints, and what a reply by
+with its notation line (engine/text/notation.py: what `iridescia legal` prints, and what a reply by
 mail may say), each posting the command itself."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from engine import command_to_dict, notation
+from engine import command_to_dict
+from engine.text import notation
 
 STEPS: tuple[tuple[str, frozenset[str]], ...] = (
     ("Decide now", frozenset({"choose_gem", "give_gem", "discard_objective"})),

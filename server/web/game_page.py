@@ -8,7 +8,7 @@ from typing import Any
 from sqlmodel import select
 
 import engine
-from engine.narrate import narrate
+from engine.text.narrate import narrate
 from server.games import lobby, service
 from server.games.legality import offered
 from server.picture.svg import board_svg
@@ -32,7 +32,7 @@ def seat_names(session, game: Game, user: User | None) -> tuple[dict, dict[int, 
 def stories(session, game: Game, seat: int | None, names: dict[int, str], after: int,
             upto: int, turns: int | None = None) -> list:
     """The events after `after` up to `upto` told in sentences as `seat` may know them
-    (engine/narrate.py), one story per turn; the last `turns` of them when given."""
+    (engine/text/narrate.py), one story per turn; the last `turns` of them when given."""
 
     rows = session.exec(
         select(Event.payload)

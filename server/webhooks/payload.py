@@ -2,7 +2,7 @@
 
 Rendered when the delivery is first attempted, from the game as it was at the delivery's
 version: whose turn it is, what the turn just ended did as a spectator is told it
-(engine/narrate.py with no seat: no objective, deck order or face-down tile), the scores at the
+(engine/text/narrate.py with no seat: no objective, deck order or face-down tile), the scores at the
 end, and the game page's plain address (never a sign-in link). The owner's seat only decides
 ``your_turn``. The ``discord`` and ``slack`` formats carry the same words as one message, in the
 body those incoming webhooks take (``{"content": ...}``, ``{"text": ...}``).
@@ -13,8 +13,8 @@ from __future__ import annotations
 from sqlmodel import select
 
 import engine
-from engine.narrate import narrate
-from engine.wording import clean
+from engine.text.narrate import narrate
+from engine.text.wording import clean
 from server.games.service import load_state
 from server.notifications.context import base_url, seat_names
 from server.storage import json_codec

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from client.commands.acting import cli_argv, to_argv
-from engine import notation
+from engine.text import notation
 
 SAMPLES = [
     (["reveal", "g1", "3c", "3D"], {"type": "reveal", "hexes": ["3c", "3d"]}),
@@ -128,7 +128,8 @@ def legal_commands_of_real_games(limit_per_kind: int = 25) -> list[dict]:
     """Distinct legal commands met in a few simulated games (4 players: every item is in the
     deck), at most `limit_per_kind` of each command type / item."""
     import engine
-    from engine import policies, simulate
+    from engine import simulate
+    from engine.bots import policies
 
     found: dict[str, dict] = {}
     per_kind: dict[str, int] = {}

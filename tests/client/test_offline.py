@@ -12,7 +12,8 @@ import pytest
 
 import engine
 from client.commands.robots import choose
-from engine import policies, simulate
+from engine import simulate
+from engine.bots import policies
 
 
 def write_log(path, record, seed_hash=None, rules_version=engine.RULES_VERSION):

@@ -17,8 +17,9 @@ from collections import Counter
 import pytest
 
 import engine
-from engine import data, policies
+from engine import data
 from engine.board import ALL_HEXES
+from engine.bots import policies
 from engine.events import CoinsGained
 from engine.simulate import GameDidNotEnd, make_options, steps
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import engine
-from engine import policies
+from engine.bots import policies
 from engine.simulate import main, make_options, play_game, simulate
 
 

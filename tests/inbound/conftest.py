@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 import engine
-from engine import notation
+from engine.text import notation
 from tests.conftest import empty_every_table
 from tests.inbound.post import PostOffice, text_of
 from tests.scheduler.conftest import smtp_server  # noqa: F401  (the fixture `sink` uses)

@@ -9,8 +9,8 @@ import random
 from click.testing import CliRunner
 
 import engine
-from engine import notation
-from engine.policies import greedy_policy
+from engine.bots.policies import greedy_policy
+from engine.text import notation
 from tests.inbound.post import reply, typeable
 
 

@@ -4,7 +4,7 @@ says so, and an undo with nothing to take back is refused with the engine's reas
 import random
 
 import engine
-from engine import notation
+from engine.text import notation
 from tests.inbound.conftest import answer_to, flat
 from tests.inbound.post import reply
 

@@ -5,7 +5,7 @@ export verifies. The invited player makes no API call."""
 
 import re
 
-from engine import notation
+from engine.text import notation
 from tests.inbound.conftest import flat
 from tests.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
 from tests.inbound.post import reply, text_of

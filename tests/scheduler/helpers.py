@@ -15,7 +15,7 @@ from unittest import mock
 from sqlmodel import select
 
 import engine
-from engine.policies import greedy_policy
+from engine.bots.policies import greedy_policy
 from server.games import service
 from server.games.service import apply_command, load_state
 from server.storage.db import app_engine, session_scope

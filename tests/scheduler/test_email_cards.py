@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import engine
 from engine.data import OBJECTIVES, RELICS
-from engine.text_board import tiles_per_gem
-from engine.wording import objective_text
+from engine.text.board import tiles_per_gem
+from engine.text.wording import objective_text
 from server import create_app
 from server.scheduler.tick import Ticker
 from tests.scheduler.helpers import Table

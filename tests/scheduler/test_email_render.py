@@ -1,6 +1,6 @@
 """The emails' words: subject, text and HTML parts from the templates."""
 
-from engine.text_board import render_plain
+from engine.text.board import render_plain
 from server.notifications.render import commands, render
 from tests.client import handmade
 

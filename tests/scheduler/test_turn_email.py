@@ -5,9 +5,9 @@ from datetime import UTC, datetime
 from sqlmodel import select
 
 import engine
-import engine.narrate
-import engine.notation
-import engine.text_board
+import engine.text.board
+import engine.text.narrate
+import engine.text.notation
 from server import create_app
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
@@ -67,16 +67,16 @@ def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
     # adjusted: the last events of the previous turn are there).
     state = table.state(game_id)
     seat = engine.current_player(state)
-    told = engine.narrate.narrate_lines(table.events(game_id), {}, seat)
+    told = engine.text.narrate.narrate_lines(table.events(game_id), {}, seat)
     assert f"  Turn 1: {first.name}\n" in text
     collected = next(line for line in told if "collected the" in line)
     assert collected.split(" collected the ")[1] in text
     # What may be typed now: every legal command's notation line.
-    lines = {engine.notation.format(c) for c in engine.legal_commands(state, seat)}
+    lines = {engine.text.notation.format(c) for c in engine.legal_commands(state, seat)}
     typed = text.split("What you may type now (reply with one command a line):\n")[1]
     assert {line.strip() for line in typed.split("\nIn a terminal")[0].splitlines()} == lines
     # The whole board, as `iridescia show --no-color` draws it for this player.
-    board = engine.text_board.render_plain(engine.view(state, seat), None)
+    board = engine.text.board.render_plain(engine.view(state, seat), None)
     rows_and_markets = board[board.index("Castle"):board.index("Seat Player")]
     own = board[board.index("You (seat"):]
     assert rows_and_markets in text and own in text

@@ -10,7 +10,7 @@ import pytest
 from sqlmodel import select
 
 import engine
-from engine.policies import greedy_policy
+from engine.bots.policies import greedy_policy
 from server import create_app
 from server.delivery.backoff import MAX_ATTEMPTS
 from server.games.service import SERVER_ACTOR, apply_command, load_state
@@ -272,7 +272,7 @@ def test_a_players_own_webhook_tells_only_what_anyone_may_know(app, table, ticke
     """Each player's webhook says whose turn it is and what happened as a spectator is told
     it: no objective (not even the owner's own), no seed, no sign-in link, before or after the
     end; the only address in it is the game page's."""
-    from engine.wording import component_name
+    from engine.text.wording import component_name
     from tests.server.play import secrets_hidden_from
 
     ada, bob = table.register("Ada"), table.register("Bob")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine import notation
+from engine.text import notation
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game, seat_map
 

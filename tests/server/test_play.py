@@ -148,7 +148,7 @@ def test_a_two_player_game_played_over_http_replays_from_its_export(database_url
 def test_a_solo_game_against_the_rhom_played_by_the_server(database_url, register):
     """The human plays over HTTP; the Rhom's turns go through apply_command the way the
     scheduler plays them. Nothing hidden leaks, and the export replays."""
-    from engine.policies import automatic_command
+    from engine.bots.policies import automatic_command
     from server.storage.models import utcnow
 
     app = create_app({"DATABASE_URL": database_url})

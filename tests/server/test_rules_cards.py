@@ -3,8 +3,8 @@ about who holds which card."""
 
 from __future__ import annotations
 
-from engine import card_help
 from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
+from engine.text import card_help
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game
 

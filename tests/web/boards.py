@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine import policies, simulate
+from engine import simulate
+from engine.bots import policies
 
 NAMES = {0: "the Rhom", 1: "Ada", 2: "Bo"}
 

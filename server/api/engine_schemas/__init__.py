@@ -1,6 +1,6 @@
 """The typed parts of the OpenAPI spec: commands, events, the view, generated from the engine.
 
-The engine's commands and events are frozen dataclasses (engine/commands.py, engine/events.py);
+The engine's commands and events are frozen dataclasses (engine/commands.py, engine/events/);
 their JSON schemas are built from those classes here, so a new command, event or field shows
 up in the spec without anyone writing it down twice. The view is a dict built by engine/view.py:
 its schema is written out (server/api/engine_schemas/view.py) with ``additionalProperties: false``

@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 import engine
-from engine import notation
+from engine.text import notation
 from server import wakeups
 from server.api.docs import document_errors, location
 from server.api.games import preconditions
@@ -227,7 +227,7 @@ def _request_hash(game_id: str, data: dict) -> str:
 
 
 def _from_notation(line: str, seat: int | None, state: Any) -> dict:
-    """A notation line (engine/notation.py) as the command dict `_apply` checks and plays."""
+    """A notation line (engine/text/notation.py) as the command dict `_apply` checks and plays."""
 
     if seat is None:
         fail(403, "you have no seat in this game: only its players send commands")

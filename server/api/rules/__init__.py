@@ -1,1 +1,1 @@
-"""/api/v1/rules: what the cards say (engine/card_help.py), public."""
+"""/api/v1/rules: what the cards say (engine/text/card_help.py), public."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask.views import MethodView
 
 import engine
-from engine.card_help import catalogue
+from engine.text.card_help import catalogue
 from server.api.docs import document_errors
 from server.api.rules.schemas import CardsQuerySchema, CardsSchema
 from server.http.errors import fail

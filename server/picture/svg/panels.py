@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 
 from engine.data import GEMS, ITEMS, RELICS, ROYALTY_POINTS, TILES
-from engine.wording import item_text, objective_text
+from engine.text.wording import item_text, objective_text
 
 from .markup import element, escape, group, text
 from .symbols import (
@@ -139,7 +139,7 @@ def _player(column: Column, player: dict, names: dict[int, str], viewer: int | N
     stone = ", the Iridia Stone" if player["iridia_stone"] else ""
     column.line(f"Royalty token: {token}{stone}", indent=16)
     if mine:
-        # My own items with what they do and when (engine/card_text.py); others' by name.
+        # My own items with what they do and when (engine/text/card_text.py); others' by name.
         for item_id in player["items"]:
             column.line(f"Item: {item_text(item_id, view_version)}", indent=16, class_="item-text")
         if not player["items"]:

@@ -1,0 +1,287 @@
+"""Command notation: one line of text per command, as a player types it (the SAN of Iridescia).
+
+    parse("reveal 3c 3d", seat=1)  ->  Reveal(seat=1, hexes=("3c", "3d"))
+    format(Move(1, "4b"))          ->  "move 4b"
+
+The words are the CLI's (`iridescia move GAME 4b` is `move 4b` here), so a line read in `legal`,
+an email or the web page can be typed back by mail or after `iridescia ... GAME`. The seat is not
+part of the line: it is whoever sends it. `format` writes one canonical line per command and
+`parse` reads it back to the same command; `parse` also accepts what a person would write:
+any case, gem prefixes (`em`), names with spaces, dashes or underscores, `--opt=value`.
+
+A line is read word by word in notation_words.py (the command words and their usage, the error,
+the arguments); this module has each command's parser and formatter side by side, so a command's
+line is read and written in one place.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+
+from engine.board import parse_hex
+from engine.commands import (
+    PLAY_ITEM_FIELDS,
+    Buy,
+    ChooseGem,
+    Command,
+    DiscardObjective,
+    EndTurn,
+    GiveGem,
+    KeepRoll,
+    Mine,
+    ModifyDie,
+    Move,
+    PlayItem,
+    Relocate,
+    RemoveTile,
+    Reroll,
+    Restore,
+    Reveal,
+    RollMarket,
+    Sell,
+    Undo,
+)
+from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
+from engine.text.notation_words import (
+    USAGE,
+    WORDS,
+    NotationError,
+    _component,
+    _count,
+    _die,
+    _gem,
+    _hex,
+    _joined,
+    _one,
+    _seat_or_supply,
+    _split,
+)
+
+__all__ = [
+    "USAGE", "WORDS", "NotationError", "canonical", "format", "format_command", "has_notation",
+    "parse", "parse_command",
+]
+
+_DICE_ITEMS = ("jolty_jackhammer", "dazzling_dynamite")
+
+
+def canonical(command: Command) -> Command:
+    """The command in its one canonical form: a reveal's hexes in board order (bottom row
+    first, then left to right), since revealing 1c then 1b is revealing 1b then 1c."""
+    if isinstance(command, Reveal):
+        hexes = tuple(sorted(command.hexes, key=parse_hex))
+        if hexes != command.hexes:
+            return Reveal(command.seat, hexes)
+    return command
+
+
+def _held(view: Mapping | None, seat: int) -> Mapping | None:
+    for player in (view or {}).get("players") or []:
+        if player.get("seat") == seat:
+            return player
+    return None
+
+
+def parse(line: str, seat: int, *, view: Mapping | None = None) -> Command:
+    """The command `line` stands for, played by `seat`. Raises NotationError quoting the line.
+
+    `view` (the seat's view, engine.view or GET /view) is only needed to fill what a person may
+    leave out: `sell GEM` without a count sells them all, `modify` without --item uses the
+    die item the seat holds."""
+    w = _split(line)
+    command = _PARSERS[w.word](w, seat, _held(view, seat))
+    w.done()
+    return canonical(command)
+
+
+def _reveal(w, seat, me):
+    if not 1 <= len(w.args) <= 2:
+        raise w.fail("reveal takes one or two hexes")
+    hexes = tuple(_hex(w, a) for a in w.args)
+    if len(set(hexes)) != len(hexes):
+        raise w.fail(f"{hexes[0]} is named twice")
+    return Reveal(seat, hexes)
+
+
+def _relocate(w, seat, me):
+    hex_ = _hex(w, _one(w, "hex"))
+    tile = w.option("discard-tile")
+    return Relocate(seat, hex_, None if tile is None else _component(w, tile, TILES, "a tile"))
+
+
+def _give(w, seat, me):
+    gem = _gem(w, _one(w, "gem"))
+    to = w.option("to")
+    if to is None:
+        raise w.fail("say who receives it with --to SEAT, or --to supply")
+    return GiveGem(seat, gem, _seat_or_supply(w, to))
+
+
+def _mine(w, seat, me):
+    if w.args:
+        raise w.fail(f"mine takes no argument, got {' '.join(w.args)}")
+    stone = w.option("stone-dice")
+    return Mine(seat, 0 if stone is None else _count(w, stone, "a number of stone dice"))
+
+
+def _keep(w, seat, me):
+    if w.args:
+        raise w.fail(f"keep takes no argument, got {' '.join(w.args)}")
+    gem = w.option("gem")
+    return KeepRoll(seat, None if gem is None else _gem(w, gem))
+
+
+def _reroll(w, seat, me):
+    if not w.args:
+        raise w.fail("reroll needs the dice to roll again, numbered from 0")
+    return Reroll(seat, tuple(_count(w, a, "a die number (0, 1, ...)") for a in w.args))
+
+
+def _modify(w, seat, me):
+    if len(w.args) != 2:
+        raise w.fail("modify takes a die and a change")
+    die = _die(w, w.args[0])
+    text = w.args[1].strip()
+    if not re.fullmatch(r"[+-]?[12]", text):
+        raise w.fail(f"{w.args[1]!r} is not a change: use +1, -1, +2 or -2")
+    delta = int(text)
+    item = w.option("item")
+    if item is not None:
+        item = _component(w, item, {i: None for i in _DICE_ITEMS}, "a die item")
+    elif abs(delta) == 2:
+        item = "dazzling_dynamite"
+    else:
+        held = [i for i in _DICE_ITEMS if i in ((me or {}).get("items") or [])]
+        item = held[0] if held else "jolty_jackhammer"
+    return ModifyDie(seat, item, die, delta)
+
+
+def _roll_market(w, seat, me):
+    if not w.args:
+        raise w.fail("roll-market needs the gem dice to roll")
+    return RollMarket(seat, tuple(_gem(w, a) for a in w.args))
+
+
+def _sell(w, seat, me):
+    if len(w.args) == 1 and me is not None:
+        gem = _gem(w, w.args[0])
+        count = int((me.get("hold") or {}).get(gem, 0))
+        if not count:
+            raise w.fail(f"you hold no {gem} to sell")
+        return Sell(seat, gem, count)
+    if len(w.args) != 2:
+        raise w.fail("sell takes a gem and how many")
+    return Sell(seat, _gem(w, w.args[0]), _count(w, w.args[1], "a number of gems", 1))
+
+
+_PLAY_VALUES = {
+    "take": _gem,
+    "gem": _gem,
+    "relic": lambda w, v: _component(w, v, RELICS, "a relic"),
+    "hex": _hex,
+    "target": lambda w, v: _count(w, v, "a seat number"),
+}
+
+
+def _play(w, seat, me):
+    item = _component(w, _joined(w, "an item"), ITEMS, "an item")
+    if item not in PLAY_ITEM_FIELDS:
+        own = "modify" if item in _DICE_ITEMS else "reroll or roll-market"
+        raise w.fail(f"{ITEMS[item].name} is played with {own}, not play")
+    values: dict = {}
+    for name in PLAY_ITEM_FIELDS[item]:
+        if name == "give":
+            gems = w.options.pop("give", [])
+            if len(gems) != 2:
+                raise w.fail(f"{ITEMS[item].name} needs --give twice (the two gems you trade in)")
+            values["give"] = tuple(_gem(w, g) for g in gems)
+            continue
+        value = w.option(name)
+        if value is None:
+            raise w.fail(f"{ITEMS[item].name} needs --{name}")
+        values[name] = _PLAY_VALUES[name](w, value)
+    return PlayItem(seat, item, **values)
+
+
+def _nothing(kind):
+    def parse_bare(w, seat, me):
+        if w.args:
+            raise w.fail(f"{w.word} takes no argument, got {' '.join(w.args)}")
+        return kind(seat)
+
+    return parse_bare
+
+
+_PARSERS = {
+    "reveal": _reveal,
+    "move": lambda w, seat, me: Move(seat, _hex(w, _one(w, "hex"))),
+    "relocate": _relocate,
+    "choose": lambda w, seat, me: ChooseGem(seat, _gem(w, _one(w, "gem"))),
+    "give": _give,
+    "discard-objective": lambda w, seat, me: DiscardObjective(
+        seat, _component(w, _joined(w, "an objective"), OBJECTIVES, "an objective")),
+    "mine": _mine,
+    "keep": _keep,
+    "reroll": _reroll,
+    "modify": _modify,
+    "roll-market": _roll_market,
+    "buy": lambda w, seat, me: Buy(seat, _component(w, _joined(w, "an item"), ITEMS, "an item")),
+    "sell": _sell,
+    "play": _play,
+    "restore": lambda w, seat, me: Restore(
+        seat, _component(w, _joined(w, "a relic"), RELICS, "a relic")),
+    "end": _nothing(EndTurn),
+    "remove": lambda w, seat, me: RemoveTile(seat, _hex(w, _one(w, "hex"))),
+    "undo": _nothing(Undo),
+}
+
+
+def has_notation(command: Command) -> bool:
+    """False for the commands nobody types (the game's start, the Rhom's turn)."""
+    return type(command) in _FORMATTERS
+
+
+def format(command: Command) -> str:
+    """The canonical line for `command` (what `legal` prints and `parse` reads back)."""
+    formatter = _FORMATTERS.get(type(command))
+    if formatter is None:
+        raise ValueError(f"{command.type} is played by the server, it has no notation")
+    return shlex.join(formatter(canonical(command)))
+
+
+def _play_words(c: PlayItem) -> list[str]:
+    words = ["play", c.item]
+    for name in PLAY_ITEM_FIELDS[c.item]:
+        value = getattr(c, name)
+        for single in value if isinstance(value, tuple) else (value,):
+            words += [f"--{name}", str(single)]
+    return words
+
+
+_FORMATTERS = {
+    Reveal: lambda c: ["reveal", *c.hexes],
+    Move: lambda c: ["move", c.hex],
+    Relocate: lambda c: ["relocate", c.hex] + (["--discard-tile", c.discard_tile]
+                                               if c.discard_tile else []),
+    ChooseGem: lambda c: ["choose", c.gem],
+    GiveGem: lambda c: ["give", c.gem, "--to", "supply" if c.to is None else str(c.to)],
+    DiscardObjective: lambda c: ["discard-objective", c.objective],
+    Mine: lambda c: ["mine"] + (["--stone-dice", str(c.stone_dice)] if c.stone_dice else []),
+    KeepRoll: lambda c: ["keep"] + (["--gem", c.gem] if c.gem else []),
+    Reroll: lambda c: ["reroll", *(str(d) for d in c.dice)],
+    ModifyDie: lambda c: ["modify", c.die, f"{c.delta:+d}", "--item", c.item],
+    RollMarket: lambda c: ["roll-market", *c.gems],
+    Buy: lambda c: ["buy", c.item],
+    Sell: lambda c: ["sell", c.gem, str(c.count)],
+    PlayItem: _play_words,
+    Restore: lambda c: ["restore", c.relic],
+    EndTurn: lambda c: ["end"],
+    RemoveTile: lambda c: ["remove", c.hex],
+    Undo: lambda c: ["undo"],
+}
+
+# The same functions under names that do not shadow the built-in `format` where imported.
+parse_command = parse
+format_command = format

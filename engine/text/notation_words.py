@@ -1,0 +1,185 @@
+"""Reading a notation line word by word: the command words, the split line, its arguments.
+
+`USAGE` says what each command word takes, and every error quotes it. `_split` cuts a line into its
+word, positional arguments and --options as a shell would (forgiving an apostrophe in a name); the
+readers (`_gem`, `_hex`, `_component`, ...) take an argument as a person would write it: any case,
+gem prefixes, names with spaces, dashes or underscores. engine/text/notation.py builds the commands.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.board import HexNameError, parse_hex
+from engine.data import GEMS
+
+# What each word takes, as shown to a person who got it wrong (and in `help`).
+USAGE: dict[str, str] = {
+    "reveal": "reveal HEX [HEX]",
+    "move": "move HEX",
+    "relocate": "relocate HEX [--discard-tile TILE]",
+    "choose": "choose GEM",
+    "give": "give GEM --to SEAT|supply",
+    "discard-objective": "discard-objective OBJECTIVE",
+    "mine": "mine [--stone-dice N]",
+    "keep": "keep [--gem GEM]",
+    "reroll": "reroll DIE...",
+    "modify": "modify DIE +1|-1|+2|-2 [--item ITEM]",
+    "roll-market": "roll-market GEM...",
+    "buy": "buy ITEM",
+    "sell": "sell GEM COUNT",
+    "play": "play ITEM [--give GEM --give GEM --take GEM | --gem GEM | --relic RELIC | --hex HEX "
+            "| --target SEAT]",
+    "restore": "restore RELIC",
+    "end": "end",
+    "remove": "remove HEX",
+    "undo": "undo",
+}
+WORDS: tuple[str, ...] = tuple(USAGE)
+
+
+class NotationError(ValueError):
+    """A line that is not a command; the message quotes the line and says what is accepted."""
+
+    def __init__(self, line: str, reason: str):
+        self.line = line
+        self.reason = reason
+        super().__init__(f"{line.strip()!r}: {reason}")
+
+
+@dataclass
+class _Words:
+    """A line split into its word, positional arguments and --options."""
+
+    line: str
+    word: str
+    args: list[str]
+    options: dict[str, list[str]]
+
+    def fail(self, reason: str) -> NotationError:
+        return NotationError(self.line, f"{reason} (write: {USAGE[self.word]})")
+
+    def option(self, name: str) -> str | None:
+        values = self.options.pop(name, [])
+        if len(values) > 1:
+            raise self.fail(f"--{name} is given twice")
+        return values[0] if values else None
+
+    def done(self) -> None:
+        if self.options:
+            raise self.fail(f"{self.word} does not take --{sorted(self.options)[0]}")
+
+
+def _split(line: str) -> _Words:
+    if not isinstance(line, str):
+        raise NotationError(str(line), "a command is a line of text")
+    try:
+        tokens = shlex.split(line, comments=False)
+    except ValueError:
+        # An apostrophe in a name ("Miner's Hat") or an unclosed quote: words, quotes dropped.
+        tokens = [t.strip("'\"") for t in line.split() if t.strip("'\"")]
+    if not tokens:
+        raise NotationError(line, "an empty line; the commands are " + ", ".join(WORDS))
+    word = tokens[0].lower().replace("_", "-")
+    if word not in USAGE:
+        raise NotationError(
+            line, f"unknown command {tokens[0]!r}; the commands are {', '.join(WORDS)}"
+        )
+    args: list[str] = []
+    options: dict[str, list[str]] = {}
+    rest = tokens[1:]
+    i = 0
+    while i < len(rest):
+        token = rest[i]
+        if token.startswith("--") and len(token) > 2:
+            name, eq, value = token[2:].partition("=")
+            name = name.lower().replace("_", "-")
+            if not eq:
+                if i + 1 >= len(rest) or rest[i + 1].startswith("--"):
+                    raise NotationError(line, f"--{name} needs a value (write: {USAGE[word]})")
+                i += 1
+                value = rest[i]
+            options.setdefault(name, []).append(value)
+        else:
+            args.append(token)
+        i += 1
+    return _Words(line, word, args, options)
+
+
+def _to_id(text: str) -> str:
+    return "_".join(text.strip().lower().replace("-", " ").replace("'", "").split())
+
+
+def _gem(w: _Words, text: str) -> str:
+    word = text.strip().lower()
+    matches = [gem for gem in GEMS if gem.startswith(word)] if word else []
+    if len(matches) != 1:
+        raise w.fail(f"{text!r} is not a gem: use {', '.join(GEMS)}")
+    return matches[0]
+
+
+def _hex(w: _Words, text: str) -> str:
+    name = text.strip().lower()
+    try:
+        parse_hex(name)
+    except HexNameError as error:
+        raise w.fail(str(error)) from None
+    return name
+
+
+def _component(w: _Words, text: str, table: Mapping, what: str) -> str:
+    """An id typed as its name or id in any case, or as the start of one (`cauldron`)."""
+    ident = _to_id(text)
+    if ident.startswith("the_") and ident not in table:
+        ident = ident[4:]  # "The Book of Iridescia"
+    if ident in table:
+        return ident
+    starting = [known for known in table if known.startswith(ident)] if ident else []
+    if len(starting) == 1:
+        return starting[0]
+    known = f"; it may be {', '.join(starting)}" if starting else (
+        f"; the {what.split()[-1]}s are {', '.join(table)}" if len(table) <= 16 else "")
+    raise w.fail(f"{text!r} is not {what}{known}")
+
+
+def _count(w: _Words, text: str, what: str, low: int = 0) -> int:
+    if not re.fullmatch(r"\d+", text.strip()) or int(text) < low:
+        raise w.fail(f"{text!r} is not {what}")
+    return int(text)
+
+
+def _seat_or_supply(w: _Words, text: str) -> int | None:
+    if text.strip().lower() == "supply":
+        return None
+    return _count(w, text, "a seat number or 'supply'")
+
+
+def _die(w: _Words, text: str) -> str:
+    value = text.strip().lower()
+    kind, colon, rest = value.partition(":")
+    if colon and kind == "roll" and rest.isdigit():
+        return f"roll:{int(rest)}"
+    if colon and kind == "market":
+        return f"market:{_gem(w, rest)}"
+    if not colon and value.isdigit():
+        return f"roll:{int(value)}"
+    if not colon:
+        return f"market:{_gem(w, value)}"
+    raise w.fail(f"{text!r} is not a die: use roll:N (a pending die) or market:GEM")
+
+
+def _one(w: _Words, what: str) -> str:
+    if len(w.args) != 1:
+        got = "nothing" if not w.args else " ".join(w.args)
+        raise w.fail(f"{w.word} takes one {what}, got {got}")
+    return w.args[0]
+
+
+def _joined(w: _Words, what: str) -> str:
+    """An id argument may be typed as several words: `buy epic elixir`."""
+    if not w.args:
+        raise w.fail(f"{w.word} needs {what}")
+    return " ".join(w.args)

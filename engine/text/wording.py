@@ -1,0 +1,141 @@
+"""English for game things: counts with their article, gems, coins, points, cards and dice.
+
+The wording narration, score lines and emails share; names come from engine/data.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from engine.data import ITEMS, OBJECTIVES, RELICS, display_name
+from engine.text.card_text import item_text as item_timing_and_effect
+from engine.text.card_text import objective_condition
+
+# What a terminal or a mail reader would obey rather than show: C0 and C1 controls (CR, LF, TAB,
+# ESC, BEL, the 8-bit CSI 0x9b...), DEL, and the invisible characters that reorder or break the
+# text around them (bidi marks, overrides and isolates, the line and paragraph separators). The
+# zero-width joiners stay: emoji names need them. One class for the engine's words, the server's
+# refusals and headers, and the client's terminal.
+CONTROL_CHARACTERS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object) -> str:
+    """``text`` with each control character shown as its escape (``\\x1b``, ``\\u202e``), for a
+    terminal: seen, not obeyed."""
+    return CONTROL_CHARACTERS.sub(_escape, str(text))
+
+
+def clean(text: object) -> str:
+    """Text another person wrote (a name), without what a terminal or a mail reader would obey."""
+    return CONTROL_CHARACTERS.sub("", str(text))
+
+
+def and_list(parts: list[str]) -> str:
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    if n == 1:
+        article = "an" if singular[0] in "aeiou" else "a"
+        return f"{article} {singular}"
+    return f"{n} {plural or singular + 's'}"
+
+
+def gems(gem: str, n: int) -> str:
+    return count(n, gem)
+
+
+def coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def component_name(component_id: str | None) -> str:
+    if not component_id:
+        return "?"
+    try:
+        return display_name(component_id)
+    except KeyError:
+        return component_id.replace("_", " ")
+
+
+def the(component_id: str) -> str:
+    printed = component_name(component_id)
+    return printed if printed.startswith("The ") else f"the {printed}"
+
+
+def die(die_id: str) -> str:
+    """`roll:1` is "the second die", `market:emerald` "the emerald market die"."""
+    kind, _, rest = die_id.partition(":")
+    if kind == "market":
+        return f"the {rest} market die"
+    ordinal = ("first", "second", "third", "fourth", "fifth", "sixth")
+    index = int(rest) if rest.isdigit() else -1
+    return f"the {ordinal[index]} die" if 0 <= index < len(ordinal) else "a die"
+
+
+def numbers(values) -> str:
+    return and_list([str(v) for v in values]) if values else "nothing"
+
+
+def gem_list(counts: Mapping[str, int]) -> str:
+    return and_list([gems(g, n) for g, n in counts.items() if n]) or "no gems"
+
+
+GEM_LETTERS = {"amethyst": "A", "citrine": "C", "emerald": "E", "sapphire": "S"}
+
+
+def item_label(item_id: str) -> str:
+    """`Jolty Jackhammer (2c)`: the name and the price in coins."""
+    item = ITEMS.get(item_id)
+    name = component_name(item_id)
+    return f"{name} ({item.cost}c)" if item is not None else name
+
+
+def relic_category(relic_id: str) -> str:
+    """`Sapphire Spyglass (tech)`: a restored relic as the sets and objectives count it."""
+    relic = RELICS.get(relic_id)
+    name = component_name(relic_id)
+    return f"{name} ({relic.category})" if relic is not None else name
+
+
+def relic_label(relic_id: str) -> str:
+    """`Sapphire Spyglass (tech, 1C2S, 5p)`: name, category, the gems it needs, its points."""
+    relic = RELICS.get(relic_id)
+    name = component_name(relic_id)
+    if relic is None:
+        return name
+    needs = "".join(f"{count}{GEM_LETTERS[gem]}" for gem, count in relic.requirement().items())
+    return f"{name} ({relic.category}, {needs}, {relic.points}p)"
+
+
+def objective_label(objective_id: str) -> str:
+    """`Glimmering Gold (7p)`: the name and the points it scores when met."""
+    objective = OBJECTIVES.get(objective_id)
+    name = component_name(objective_id)
+    return f"{name} ({objective.points}p)" if objective is not None else name
+
+
+def objective_text(objective_id: str, rules_version: str | None = None) -> str:
+    """`Glimmering Gold (7p): The most coins at the end ...` (engine/text/card_text.py)."""
+    if objective_id not in OBJECTIVES:
+        return component_name(objective_id)
+    return f"{objective_label(objective_id)}: {objective_condition(objective_id, rules_version)}"
+
+
+def item_text(item_id: str, rules_version: str | None = None) -> str:
+    """`Jolty Jackhammer (2c): Change one die ... (when: ...)` (engine/text/card_text.py)."""
+    if item_id not in ITEMS:
+        return component_name(item_id)
+    timing, effect = item_timing_and_effect(item_id, rules_version)
+    return f"{item_label(item_id)}: {effect} When: {timing}."
