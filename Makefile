@@ -14,7 +14,7 @@ DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
 
 help:
 	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/, mail in on 127.0.0.1:2525)"
-	@echo "make test     ruff, then the whole test suite on SQLite and PostgreSQL (127.0.0.1:5432, database test)"
+	@echo "make test     ruff and lint-imports, then the whole test suite on SQLite and PostgreSQL (127.0.0.1:5432, database test)"
 	@echo "make bench    every benchmark under bench/ (figures in docs/performance.md)"
 	@echo "make openapi  regenerate openapi.yaml from the app"
 	@echo "make clean    remove .venv, var/ and caches"
@@ -38,8 +38,11 @@ system-packages:
 run: $(STAMP)
 	$(BIN)/iridescia-server serve --host 127.0.0.1 --port 5000
 
+# ruff, then the architecture's contracts (pyproject.toml, docs/architecture.md): the layers,
+# what the core may not know, and no import cycle at any depth.
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports --no-cache
 
 # pytest exits 5 when it collected no tests: say so, and fail like any other non-zero code.
 test: lint system-packages
