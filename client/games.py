@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from client.http import ApiClient
+from engine.text.narrate import narrate
 
 
 def state_path() -> Path:
@@ -87,7 +88,6 @@ def tell(events: list[dict], game: dict, continued_heading: bool = False) -> lis
     """The events as sentences (engine/text/narrate.py), grouped by turn, from my seat's side.
 
     A batch that starts in the middle of a turn has no heading unless `continued_heading`."""
-    from engine.text.narrate import narrate
 
     lines: list[str] = []
     names = {seat: name for seat, name in seat_names(game).items() if isinstance(seat, int)}

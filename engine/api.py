@@ -32,6 +32,7 @@ from engine.data import CASTLE_ROW, GEMS, ITEMS, RELICS, TILES
 from engine.errors import RuleError
 from engine.rules.acc import Acc
 from engine.rules.actions import catapult_landings, resolve_roll
+from engine.rules.decide import decide
 from engine.rules.queries import (
     has_room,
     pending,
@@ -42,6 +43,7 @@ from engine.rules.queries import (
 )
 from engine.rules.setup import RULES_VERSION
 from engine.rules.undo import undo_refusal
+from engine.scoring import PlayerTally, score_game
 from engine.state import State, Turn
 
 __all__ = ["RULES_VERSION", "canonical_command", "current_player", "pending_kind", "legal_commands", "is_terminal", "outcome", "rng_for"]
@@ -73,7 +75,6 @@ def is_terminal(state: State | None) -> bool:
 
 def outcome(state: State):
     """Final scoring (engine/scoring/) of a finished game."""
-    from engine.scoring import PlayerTally, score_game
 
     tallies = []
     for p in state.players:
@@ -97,7 +98,6 @@ _PROBE = random.Random(0)
 
 
 def _accepted(state: State, command: Command) -> bool:
-    from engine.rules.decide import decide
 
     try:
         decide(state, command, _PROBE)

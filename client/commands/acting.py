@@ -15,6 +15,8 @@ from client import games as game_helpers
 from client.app import App, emit_json, example, pass_app
 from client.http import Stale
 from client.params import GEM, HEX, IdType, RecipientType, parse_delta, parse_die
+from engine import command_from_dict
+from engine.text import notation
 
 DICE_ITEMS = ("jolty_jackhammer", "dazzling_dynamite")
 PLAY_FIELDS = {
@@ -365,8 +367,6 @@ def undo(app, game, expect_version, dry_run):
 
 def notation_line(command: dict) -> str | None:
     """The notation line of a command as the API lists it (None for what nobody types)."""
-    from engine import command_from_dict
-    from engine.text import notation
 
     engine_command = command_from_dict(dict(command, seat=command.get("seat") or 0))
     return notation.format(engine_command) if notation.has_notation(engine_command) else None

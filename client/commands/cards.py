@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import click
 
+import engine
 from client.app import emit_json, example, json_option
+from engine.text import card_help
 
 
 @click.command()
@@ -23,8 +25,6 @@ def explain(name: tuple[str, ...], rules_version: str | None, as_json: bool) -> 
     """Tell what a card does: an item's effect and when it is played, a secret objective's
     condition, a relic's gems, points, category and lead gem, a tile's bonus. NAME is a name or
     an id (any case); a part of one lists every card it matches. Without NAME: every card."""
-    import engine
-    from engine.text import card_help
 
     wanted = " ".join(name).strip()
     try:

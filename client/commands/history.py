@@ -14,12 +14,15 @@ import json
 
 import click
 
+import engine
 from client import games as game_helpers
 from client.app import App, emit_json, example, json_option, pass_app
+from client.commands.looking import color_wanted
 from client.games import engine_event
 from client.http import Stale
 from client.render import render_view
 from client.terminal_text import printable_data
+from engine.text.narrate import score_lines
 
 HEADER_FIELDS = ("game_id", "rules_version", "options", "seed", "seed_hash", "players", "outcome")
 
@@ -119,7 +122,6 @@ def log(app: App, game: str, output: str | None, as_text: bool) -> None:
 
 def told_log(export: dict, game: dict) -> list[str]:
     """The whole log in sentences, from my seat's side, then the final scores if it is over."""
-    from engine.text.narrate import score_lines
 
     lines = game_helpers.tell(export.get("events") or [], game, continued_heading=True)
     if export.get("outcome"):
@@ -135,7 +137,6 @@ def names_from_export(export: dict) -> dict:
 
 def views_from_file(export: dict, to_version: int | None):
     """Yield (version, spectator view) after each event up to `to_version`."""
-    import engine
 
     state = None
     events = export.get("events") or []
@@ -168,13 +169,11 @@ iridescia replay --file g7Kq2.jsonl --to 12 --step
 def replay(app: App, game: str | None, path: str | None, to_version: int | None, step: bool,
            no_color: bool, as_json: bool) -> None:
     """Show the board at any point of a game: from the server (GAME) or a log (--file)."""
-    from client.commands.looking import color_wanted
 
     if bool(game) == bool(path):
         raise click.UsageError("give either GAME or --file FILE")
     color = color_wanted(no_color)
     if path:
-        import engine
 
         export = read_log(path)
         game_info = names_from_export(export)
@@ -223,7 +222,6 @@ class Divergence(click.ClickException):
 
 def verify_export(export: dict) -> list[str]:
     """Check the seed and re-decide every command; return the OK lines or raise Divergence."""
-    import engine
 
     seed, published = export.get("seed"), export.get("seed_hash")
     if not seed:

@@ -6,10 +6,13 @@ import random
 
 import click
 
+import engine
 from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, pass_app
 from client.commands.acting import notation_line
 from client.http import Stale
+from engine import bots
+from engine.simulate import simulate as run_simulation
 
 POLICY_NAMES = ("greedy", "random", "strong")
 WAIT_SECONDS = 20
@@ -20,8 +23,6 @@ def choose(policy: str, view: dict, commands: list[dict], rng: random.Random) ->
 
     The engine's policies decide from what one seat may see, so the client needs no hidden state.
     """
-    import engine
-    from engine import bots
 
     parsed = [engine.command_from_dict(c) for c in commands]
     return engine.command_to_dict(bots.choose(policy, view, parsed, rng))
@@ -101,8 +102,6 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
 @example("iridescia simulate --players 2 --rhom --games 20 --seed 1 --policy greedy")
 def simulate(players, rhom, game_count, seed, policy, mining_cost, as_json) -> None:
     """Play whole games offline with bots (the engine's simulator) and print statistics."""
-    import engine
-    from engine.simulate import simulate as run_simulation
 
     try:
         report = run_simulation(players, game_count, seed, rhom, policy,

@@ -8,6 +8,7 @@ rules version (engine/rules/removal.py from version 2, the tile that hurts least
 from __future__ import annotations
 
 import engine
+from engine.rules.removal import rearmost_removal
 
 
 def automatic_command(state):
@@ -36,7 +37,6 @@ def default_removal(view, commands):
     so a removal played by the scheduler is the same whenever it runs.
     """
     if engine.rules_for(view.get("rules_version")).removal_near_rearmost:
-        from engine.rules.removal import rearmost_removal
 
         return rearmost_removal(view, commands)
     rows = {h["hex"]: row["row"] for row in view["board"] for h in row["hexes"]}

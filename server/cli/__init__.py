@@ -11,6 +11,9 @@ from server.cli import scheduler as scheduler_commands
 from server.cli import sign_in_link as sign_in_link_command
 from server.config import Settings
 
+# The app and what it needs (about a second to import) load inside each command, so that
+# `iridescia-server --help` and a command's own --help answer at once.
+
 
 @click.group()
 def main() -> None:
@@ -68,8 +71,6 @@ def warn_about_the_secret_key(config) -> bool:
     """Loudly, on standard error: the development key signs every reply address, so anyone who
     reads this source could play for anyone on a public server. True when it warned."""
     from urllib.parse import urlsplit
-
-    from server.config import Settings
 
     host = urlsplit(config["BASE_URL"]).hostname or ""
     local = host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")

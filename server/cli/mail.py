@@ -7,6 +7,9 @@ import sys
 
 import click
 
+# The app and what it needs (about a second to import) load inside each command, so that
+# `iridescia-server --help` and a command's own --help answer at once.
+
 
 @click.group()
 def mail() -> None:

@@ -11,6 +11,9 @@ from typing import Any
 
 import click
 
+# The app and what it needs (about a second to import) load inside each command, so that
+# `iridescia-server --help` and a command's own --help answer at once.
+
 
 def _actor() -> str:
     try:

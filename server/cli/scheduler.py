@@ -4,6 +4,9 @@ import logging
 
 import click
 
+# The app and what it needs (about a second to import) load inside each command, so that
+# `iridescia-server --help` and a command's own --help answer at once.
+
 
 def _app():
     from server import create_app

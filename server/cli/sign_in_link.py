@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import click
 
+# The app and what it needs (about a second to import) load inside each command, so that
+# `iridescia-server --help` and a command's own --help answer at once.
+
 
 def register(group: click.Group) -> None:
     group.add_command(sign_in_link)
