@@ -42,7 +42,7 @@ run: $(STAMP)
 # what the core may not know, and no import cycle at any depth.
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/lint-imports --no-cache
+	$(BIN)/lint-imports --no-cache --no-logo
 
 # pytest exits 5 when it collected no tests: say so, and fail like any other non-zero code.
 test: lint system-packages
