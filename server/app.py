@@ -10,7 +10,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
 from server import reactions, wakeups, web
-from server.api import engine_schemas as api_schemas
+from server.api import engine_schemas
 from server.api.games import paths
 from server.api.games.play_routes import blp as play_blp
 from server.api.games.routes import blp as games_blp
@@ -89,8 +89,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     wakeups.init_app(app)
 
     app.url_map.converters["game_id"] = paths.GameIdConverter
-    api = IridesciaApi(app, spec_kwargs={"extra_plugins": [api_schemas.OperationIds()]})
-    api_schemas.init_api(api)
+    api = IridesciaApi(app, spec_kwargs={"extra_plugins": [engine_schemas.OperationIds()]})
+    engine_schemas.init_api(api)
     api.register_converter(paths.GameIdConverter, paths.parameter_schema)
     api.spec.components.security_scheme(
         "bearerAuth",

@@ -8,14 +8,14 @@ from datetime import datetime
 from server.games import listing
 from server.inbound import answer
 from server.inbound.record import Outcome, finish
-from server.mail import reply_addresses as addresses
+from server.mail import reply_addresses
 from server.storage.db import session_scope
 from server.storage.models import User
 
 
 def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
 
-    base = addresses.ReplyBase.parse(app.config["REPLY_ADDRESS"])
+    base = reply_addresses.ReplyBase.parse(app.config["REPLY_ADDRESS"])
     secret = app.config["SECRET_KEY"]
     with session_scope(db) as session:
         user = session.get(User, user_id)
@@ -25,7 +25,7 @@ def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
                 continue
             turn = ("your turn" if game.status == "active"
                     and game.current_seat == game.my_seat_number else game.status)
-            reply_to = addresses.play_address(base, secret, user.id, user.token_hash, game.id,
+            reply_to = reply_addresses.play_address(base, secret, user.id, user.token_hash, game.id,
                                               game.version)
             lines.append(f"  {game.id} ({turn}): write to {reply_to}")
         intro = ("Your games, and the address to write to for each:\n" + "\n".join(lines)

@@ -19,7 +19,7 @@ from server.inbound.games_list import list_games
 from server.inbound.lines import mail_word, read_lines, split_around_commands, split_said
 from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
-from server.mail import reply_addresses as addresses
+from server.mail import reply_addresses
 from server.messages import service as messages
 from server.storage.db import session_scope
 from server.storage.models import Game, Invitation, Seat, User, utcnow
@@ -52,8 +52,8 @@ def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, n
     if token_text == "":
         return _bare(app, db, record_id, letter, user_id, now)
     try:
-        token = addresses.read(token_text)
-    except addresses.BadToken:
+        token = reply_addresses.read(token_text)
+    except reply_addresses.BadToken:
         return refuse(db, record_id, letter, user_id, "the address you wrote to is not one this "
                       "server gave out (was it changed?): reply to one of its emails", now)
     if token.purpose == "join":
@@ -61,7 +61,7 @@ def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, n
     with session_scope(db) as session:
         user = session.get(User, user_id)
         owner = session.get(User, token.user_id)
-        signed = owner is not None and addresses.verify(secret, token_text, owner.token_hash)
+        signed = owner is not None and reply_addresses.verify(secret, token_text, owner.token_hash)
     if not signed:
         return refuse(db, record_id, letter, user_id, "the address you wrote to is not valid: "
                       "it was changed, or its owner's API token was rotated since; reply to "
@@ -175,7 +175,7 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
     with session_scope(db) as session:
         invitation = session.get(Invitation, token.invitation_id)
         valid = (invitation is not None and invitation.game_id == token.game_id
-                 and addresses.verify(app.config["SECRET_KEY"], token_text, invitation.email))
+                 and reply_addresses.verify(app.config["SECRET_KEY"], token_text, invitation.email))
         invited = invitation.email if valid else None
     if not valid:
         if user_id is None:

@@ -25,7 +25,7 @@ from server.picture.png import board_png
 from server.picture.svg import board_svg
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
-from server.users import sign_in as sessions
+from server.users import sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
 from server.web.csrf import csrf
@@ -48,7 +48,7 @@ SIGN_IN_ANSWER = ("If that address is registered, a sign-in link is on its way t
 
 
 def _page_user() -> User | None:
-    return sessions.page_user(db_session())
+    return sign_in.page_user(db_session())
 
 
 def signed_in_user() -> User:
@@ -82,7 +82,7 @@ def ask_for_link():
     user = session.exec(select(User).where(User.email == email)).first()
     now = utcnow()
     if user is not None and not _link_sent_lately(session, user, now):
-        link = sessions.magic_link(user.id, user.token_hash, "/")
+        link = sign_in.magic_link(user.id, user.token_hash, "/")
         session.add(Outbox(
             dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
             to_email=user.email, kind="sign_in", subject="Your Gems of Iridescia sign-in link",
@@ -115,16 +115,16 @@ def _link_sent_lately(session, user: User, now) -> bool:
 def follow_link(token: str):
     session = db_session()
     try:
-        user, page = sessions.read_magic_link(token, lambda user_id: session.get(User, user_id))
-    except sessions.LinkRefused as refused:
+        user, page = sign_in.read_magic_link(token, lambda user_id: session.get(User, user_id))
+    except sign_in.LinkRefused as refused:
         fail(403, str(refused))
-    sessions.sign_in(user)
+    sign_in.sign_in(user)
     return redirect(page, 303)
 
 
 @blp.post("/sign-out")
 def sign_out():
-    sessions.sign_out()
+    sign_in.sign_out()
     return redirect(url_for("pages.home"), 303)
 
 
@@ -146,7 +146,7 @@ def register():
     except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
         return render_template("message.html", title="Check your email",
                                message=REGISTERED_ANSWER.format(email=data["email"]))
-    sessions.sign_in(user)
+    sign_in.sign_in(user)
     return render_template("registered.html", user=user, token=token,
                            server=current_app.config["BASE_URL"],
                            join=request.form.get("join", ""))

@@ -20,8 +20,7 @@ from server.api.games.schemas import (
     InvitationSchema,
     JoinSchema,
 )
-from server.games import due_times as timers
-from server.games import invitation_limits, listing, lobby, posting, service
+from server.games import due_times, invitation_limits, listing, lobby, posting, service
 from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.http.caching import ETAG_HEADER, IF_NONE_MATCH, conditional
 from server.http.errors import fail
@@ -231,6 +230,6 @@ class Back(MethodView):
             now = utcnow()
             game.turn_started_at = now
             session.flush()
-            timers.update_due_times(session, game, None, now)
+            due_times.update_due_times(session, game, None, now)
         session.commit()
         return lobby.game_json(session, game, user)

@@ -13,7 +13,7 @@ from server.api.docs import document_errors
 from server.api.mail.schemas import UnsubscribedSchema
 from server.http.errors import fail
 from server.http.parsing import Blueprint
-from server.mail import reply_addresses as addresses
+from server.mail import reply_addresses
 from server.storage.db import db_session
 from server.storage.models import User
 
@@ -24,11 +24,11 @@ INVALID = ("this unsubscribe link is not valid (the account's API token was rota
 
 def _user(token: str) -> User:
     try:
-        claims = addresses.read(token)
-    except addresses.BadToken:
+        claims = reply_addresses.read(token)
+    except reply_addresses.BadToken:
         fail(404, INVALID)
     user = db_session().get(User, claims.user_id) if claims.purpose == "prefs" else None
-    if user is None or not addresses.verify(current_app.config["SECRET_KEY"], token,
+    if user is None or not reply_addresses.verify(current_app.config["SECRET_KEY"], token,
                                             user.token_hash):
         fail(404, INVALID)
     return user

@@ -11,7 +11,7 @@ from server.games import lobby
 from server.http.auth import SECURITY_REQUIRED
 from server.http.parsing import Blueprint
 from server.storage.db import db_session
-from server.users import mail_choices as choices
+from server.users import mail_choices
 
 blp = Blueprint("notifications", __name__, description="The mail you choose per game")
 
@@ -46,8 +46,8 @@ class GameChoice(MethodView):
         if data["email"] is None:
             seat.email_preference = None
             session.add(seat)
-            choices.reschedule(session, user, clock.now())
+            mail_choices.reschedule(session, user, clock.now())
         else:
-            choices.choose(session, user, data["email"], clock.now(), game_id=game.id)
+            mail_choices.choose(session, user, data["email"], clock.now(), game_id=game.id)
         session.commit()
         return _answer(seat)

@@ -28,8 +28,7 @@ from server.http.parsing import Blueprint
 from server.http.rate_limits import KNOWN_TOKENS, spend_account_request
 from server.storage.db import db_session
 from server.storage.models import User, utcnow
-from server.users import account_mail, verification
-from server.users import mail_choices as choices
+from server.users import account_mail, mail_choices, verification
 from server.users.accounts import AlreadyRegistered, by_email, register_user
 
 blp = Blueprint("users", __name__, description="Accounts and API tokens")
@@ -190,7 +189,7 @@ class Preferences(MethodView):
             user.time_zone = data["time_zone"]
         if "quiet_hours" in data:
             user.quiet_hours = data["quiet_hours"] or None
-        choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
+        mail_choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
                        digest_hour=data.get("digest_hour"))
         session.add(user)
         session.commit()
