@@ -9,7 +9,7 @@ import pytest
 
 from server.config import ENV_PREFIX, Settings
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_every_setting_is_in_the_readme_table_with_its_default():

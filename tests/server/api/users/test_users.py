@@ -30,7 +30,7 @@ def test_tokens_are_stored_hashed(database_url, ada):
 
 
 def test_the_same_email_cannot_register_twice(client, ada):
-    """... and the answer does not say it was taken (tests/server/test_verification.py)."""
+    """... and the answer does not say it was taken (tests/server/users/test_verification.py)."""
     response = client.post("/api/v1/users", json={"name": "Ada 2", "email": "ADA@example.org"})
     assert response.status_code == 201
     assert (response.json["id"], response.json["token"]) == (None, None)

@@ -22,11 +22,11 @@ import pytest
 import requests
 
 from server import create_app
+from tests.server.cli.test_server_process import free_port
 from tests.server.helpers import Player
 from tests.server.play import create_started_game, play_one, seat_map
-from tests.test_server_process import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]
 REDIS_URL = os.environ.get("IRIDESCIA_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 WAIT_SECONDS = 25  # each waiter's wait: a wake-up must end it long before
 WAKE_BOUND_SECONDS = 5  # from the commit to every waiter's answer

@@ -11,7 +11,7 @@ from openapi_spec_validator import validate
 
 from server.cli import main, spec_yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_the_spec_is_valid_openapi_3():
