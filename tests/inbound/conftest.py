@@ -12,8 +12,8 @@ import engine
 from engine.text import notation
 from tests.conftest import empty_every_table
 from tests.inbound.post import PostOffice, text_of
-from tests.scheduler.conftest import smtp_server  # noqa: F401  (the fixture `sink` uses)
-from tests.scheduler.helpers import Clock, Table
+from tests.server.scheduler.helpers import Clock, Table
+from tests.server.scheduler_fixtures import smtp_server  # noqa: F401  (the fixture `sink` uses)
 
 
 def free_port() -> int:

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 from server import create_app
 from server.scheduler.tick import Ticker
-from tests.scheduler.conftest import _free_port, db_url, smtp_server  # noqa: F401 (fixtures)
-from tests.scheduler.helpers import Table
+from tests.server.scheduler.helpers import Table
+from tests.server.scheduler_fixtures import _free_port, db_url, smtp_server  # noqa: F401 (fixtures)
 
 MAX_PNG_BYTES = 400_000
 MAX_EMAIL_BYTES = 700_000

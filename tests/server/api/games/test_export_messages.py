@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from server import create_app
 from server.scheduler.automatic import play_due_turns
 from server.storage.db import app_engine
-from tests.scheduler.helpers import Table
+from tests.server.scheduler.helpers import Table
 
 
 def test_the_export_carries_the_messages_only_when_asked(database_url):

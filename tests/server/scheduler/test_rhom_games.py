@@ -13,7 +13,7 @@ from server.mail.outbox import render_pending
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox
-from tests.scheduler.helpers import Clock
+from tests.server.scheduler.helpers import Clock
 
 RHOM_DELAY = 30
 

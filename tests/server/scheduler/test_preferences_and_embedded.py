@@ -10,7 +10,7 @@ from server.scheduler import start_embedded
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox, SchedulerTick
-from tests.scheduler.helpers import Clock
+from tests.server.scheduler.helpers import Clock
 
 
 def _kinds(app, email):

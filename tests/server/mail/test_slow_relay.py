@@ -13,7 +13,7 @@ from server.mail import MailSettings, SmtpSettings, SmtpTransport
 from server.mail.outbox import flush_outbox
 from server.storage.db import session_scope
 from server.storage.models import Outbox
-from tests.scheduler.test_mail_delivery import _queue
+from tests.server.mail.test_mail_delivery import _queue
 
 TIMEOUT = 2.0
 DRIP_SECONDS = 0.5  # a byte every half second: no single read waits TIMEOUT

@@ -1,12 +1,12 @@
 """An app whose requests and scheduler share one injected clock, for the tests of time controls,
 vacations, pauses and the mail players choose. A test module imports the fixtures it uses:
-``from tests.scheduler.clocked import app, clock, table  # noqa: F401``."""
+``from tests.server.scheduler.clocked import app, clock, table  # noqa: F401``."""
 
 import pytest
 
 from server import create_app
 from server.storage.models import utcnow
-from tests.scheduler.helpers import Clock, Table
+from tests.server.scheduler.helpers import Clock, Table
 
 
 @pytest.fixture

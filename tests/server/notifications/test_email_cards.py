@@ -10,7 +10,7 @@ from engine.text.board import tiles_per_gem
 from engine.text.wording import objective_text
 from server import create_app
 from server.scheduler.tick import Ticker
-from tests.scheduler.helpers import Table
+from tests.server.scheduler.helpers import Table
 
 
 def test_the_turn_mail_gives_my_objectives_text_relic_categories_and_tiles_per_gem(

@@ -12,7 +12,7 @@ from server import create_app
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox
-from tests.scheduler.helpers import Clock, Table
+from tests.server.scheduler.helpers import Clock, Table
 
 
 def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(

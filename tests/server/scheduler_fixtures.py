@@ -1,5 +1,12 @@
-"""Fixtures for the scheduler and mail tests: a database on SQLite and on PostgreSQL, a real SMTP
-server on a free local port, and a clock the test moves by hand."""
+"""The fixtures of the tests that run the scheduler and send mail: a database on SQLite and on
+PostgreSQL (``db_url``, ``db_engine``), a real SMTP server on a free local port (``smtp_server``),
+a clock the test moves by hand (``clock``), the app they drive (``app``, on the clock in a module
+marked ``clocked``) and its ``table``.
+
+Defined here once, for the folders whose tests use them: the ``conftest.py`` of
+tests/server/scheduler, mail, notifications, vacations, wakeups and webhooks imports them all,
+tests/server/inbound takes ``smtp_server``, and a test module in a folder whose conftest serves
+another app imports the ones it uses by name."""
 
 import asyncio
 import socket
@@ -10,7 +17,7 @@ from aiosmtpd.controller import Controller
 
 from server.storage.db import get_engine
 from tests.conftest import empty_every_table
-from tests.scheduler.helpers import Clock, MailHandler, Table
+from tests.server.scheduler.helpers import Clock, MailHandler, Table
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

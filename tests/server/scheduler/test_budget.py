@@ -11,7 +11,7 @@ from server.scheduler import nudges
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, Outbox
-from tests.scheduler.helpers import Clock
+from tests.server.scheduler.helpers import Clock
 
 
 class SteppingTimer:

@@ -11,7 +11,7 @@ from server.mail.outbox import render_pending
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, Outbox, Seat
-from tests.scheduler.helpers import Clock
+from tests.server.scheduler.helpers import Clock
 
 
 def _mail(app, after_id=0):

@@ -15,8 +15,8 @@ from server.mail import sending as sending_module
 from server.mail.outbox import CLAIM_BATCH, flush_outbox
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox, utcnow
-from tests.scheduler.helpers import kill_when_marked
-from tests.scheduler.test_mail_delivery import _queue, _settings
+from tests.server.mail.test_mail_delivery import _queue, _settings
+from tests.server.scheduler.helpers import kill_when_marked
 
 MAILS = 2 * CLAIM_BATCH + 2
 
@@ -112,7 +112,7 @@ def test_a_crash_between_delivering_a_mail_and_marking_it_resends_that_mail_only
     """A scheduler process is SIGKILLed after the server took mail 2 and before mail 2 was
     marked sent. Mails 0 and 1 are marked sent; once the lease has run out, the next delivery
     sends mail 2 again (with the same Message-ID) and the rest once: none lost, one twice."""
-    from tests.scheduler.helpers import Clock
+    from tests.server.scheduler.helpers import Clock
 
     handler, port = smtp_server
     clock = Clock(utcnow() - timedelta(seconds=1))

@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from server.scheduler import start_embedded
-from tests.scheduler.helpers import Table
+from tests.server.scheduler.helpers import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERVAL = 600  # the safety net: far longer than any test waits

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import engine
 from server import create_app
 from server.scheduler.tick import Ticker
-from tests.scheduler.helpers import Table
+from tests.server.scheduler.helpers import Table
 
 
 def _parts(mail):

@@ -14,8 +14,8 @@ from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox
-from tests.scheduler.helpers import Clock
-from tests.scheduler.test_rhom_games import _offline_outcome
+from tests.server.scheduler.helpers import Clock
+from tests.server.scheduler.test_rhom_games import _offline_outcome
 
 
 @pytest.fixture(autouse=True)

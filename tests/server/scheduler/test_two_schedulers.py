@@ -16,7 +16,7 @@ from server.scheduler import automatic
 from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Command, Game, Outbox
-from tests.scheduler.helpers import Clock
+from tests.server.scheduler.helpers import Clock
 
 GAMES = 3
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from server import create_app
 from server.scheduler.tick import Ticker
-from tests.scheduler.helpers import Table
+from tests.server.scheduler.helpers import Table
 
 
 def test_the_emails_of_a_game_thread_for_each_recipient(db_url, smtp_server):

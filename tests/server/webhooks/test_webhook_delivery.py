@@ -18,7 +18,7 @@ from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, WebhookDelivery
 from server.webhooks import signing
-from tests.scheduler.helpers import Clock, Player
+from tests.server.scheduler.helpers import Clock, Player
 from tests.webhook_sink import serve
 
 

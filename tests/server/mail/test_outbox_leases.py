@@ -16,7 +16,7 @@ from server.mail.outbox import CLAIM_BATCH, flush_outbox
 from server.storage.db import session_scope
 from server.storage.models import Outbox
 from tests.accounts import add_confirmed_user
-from tests.scheduler.helpers import kill_when_marked
+from tests.server.scheduler.helpers import kill_when_marked
 
 MAILS = 30
 LOCK = threading.Lock()
@@ -133,7 +133,7 @@ def test_a_killed_scheduler_strands_at_most_a_small_batch(db_url, db_engine, tmp
     """A real scheduler process is SIGKILLed in the middle of its first send: the mails it had
     leased but not started are few, and every other mail is due at once."""
     from server.storage.models import utcnow
-    from tests.scheduler.helpers import Clock
+    from tests.server.scheduler.helpers import Clock
 
     clock = Clock(utcnow() - timedelta(seconds=1))
     _queue(db_engine, clock, MAILS)

@@ -7,7 +7,7 @@ from engine.data import display_name
 from server.mail.outbox import render_pending
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox
-from tests.scheduler.helpers import Clock
+from tests.server.scheduler.helpers import Clock
 
 
 def test_no_email_shows_another_players_objectives(app, table):
