@@ -13,7 +13,7 @@ import pytest
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+SCREENSHOTS = Path(__file__).resolve().parents[3] / "var" / "screenshots"
 
 
 def free_port() -> int:

@@ -3,8 +3,8 @@
 from datetime import timedelta
 
 from server.storage.models import utcnow
-from tests.inbound.conftest import answer_to, flat
-from tests.inbound.post import reply
+from tests.server.inbound.conftest import answer_to, flat
+from tests.server.inbound.post import reply
 
 
 def _players(table, game_id, viewer):

@@ -9,8 +9,8 @@ import pytest
 
 import engine
 from engine.data import display_name
-from tests.inbound.conftest import answer_to, flat
-from tests.inbound.post import reply, text_of
+from tests.server.inbound.conftest import answer_to, flat
+from tests.server.inbound.post import reply, text_of
 
 
 def to_bare(sender: str, body: str) -> bytes:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from tests.server.play import create_started_game
-from tests.web.conftest import csrf_token, signed_in
+from tests.server.web.conftest import csrf_token, signed_in
 
 SCRIPT = "<script>alert('x')</script>"
 

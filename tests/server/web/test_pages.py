@@ -10,7 +10,7 @@ from sqlmodel import select
 from server.storage.db import get_engine, session_scope
 from server.storage.models import Outbox
 from tests.server.play import create_started_game, play_one
-from tests.web.conftest import csrf_token, forms, signed_in, whose_turn
+from tests.server.web.conftest import csrf_token, forms, signed_in, whose_turn
 
 
 def test_a_public_game_shows_to_anyone_with_its_board_players_and_turn(client, game):

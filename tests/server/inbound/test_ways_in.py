@@ -14,9 +14,9 @@ from email.utils import make_msgid
 import pytest
 from click.testing import CliRunner
 
-from tests.inbound.conftest import flat, free_port
-from tests.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
-from tests.inbound.post import text_of
+from tests.server.inbound.conftest import flat, free_port
+from tests.server.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
+from tests.server.inbound.post import text_of
 
 BARE = "play@iridescia.test"
 

@@ -6,8 +6,8 @@ from sqlmodel import select
 
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Message
-from tests.inbound.conftest import answer_to, flat
-from tests.inbound.post import reply, text_of
+from tests.server.inbound.conftest import answer_to, flat
+from tests.server.inbound.post import reply, text_of
 
 
 def _messages(app):

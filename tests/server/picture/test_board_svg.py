@@ -2,7 +2,7 @@
 the view shows and nothing the view hides; names are escaped.
 
 Regenerate the golden files after a deliberate change of the picture with
-`IRIDESCIA_UPDATE_GOLDEN=1 pytest tests/web/test_board_svg.py`, and look at them."""
+`IRIDESCIA_UPDATE_GOLDEN=1 pytest tests/server/picture/test_board_svg.py`, and look at them."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 import engine
 from engine.data import OBJECTIVES, TILES, display_name
 from server.picture.svg import board_svg
-from tests.web.boards import NAMES, states
+from tests.server.picture.boards import NAMES, states
 
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -5,10 +5,13 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from server.cli import main
-from tests.web.conftest import BASE_URL
+
+# The pages' fixtures (an app with BASE_URL, players with confirmed addresses, a started game):
+# this folder's other tests use the API's (tests/server/conftest.py).
+from tests.server.web.conftest import BASE_URL, ada, app, bob, client, game  # noqa: F401
 
 
-def test_the_printed_link_signs_the_player_in_on_the_games_page(app, client, game, ada,
+def test_the_printed_link_signs_the_player_in_on_the_games_page(app, client, game, ada,  # noqa: F811
                                                                   database_url):
     env = {"IRIDESCIA_DATABASE_URL": database_url, "IRIDESCIA_BASE_URL": BASE_URL}
     result = CliRunner().invoke(main, ["sign-in-link", "ADA@example.org", "--game", game["id"]],

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import engine
 from engine.bots.policies import greedy_policy
 from engine.text import notation
-from tests.inbound.post import reply, typeable
+from tests.server.inbound.post import reply, typeable
 
 
 class MailPlayer:

@@ -6,9 +6,9 @@ export verifies. The invited player makes no API call."""
 import re
 
 from engine.text import notation
-from tests.inbound.conftest import flat
-from tests.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
-from tests.inbound.post import reply, text_of
+from tests.server.inbound.conftest import flat
+from tests.server.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
+from tests.server.inbound.post import reply, text_of
 
 FRIEND = "friend@example.org"
 

@@ -24,8 +24,8 @@ from server.mail.transport import EmlTransport
 from server.storage.db import get_engine
 from tests.conftest import empty_every_table
 from tests.server.play import create_started_game, play_one
-from tests.web.browser import SCREENSHOTS, LiveServer, chromium, free_port
-from tests.web.conftest import link_for, register, whose_turn
+from tests.server.web.browser import SCREENSHOTS, LiveServer, chromium, free_port
+from tests.server.web.conftest import link_for, register, whose_turn
 
 
 @pytest.fixture

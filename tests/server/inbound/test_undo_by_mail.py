@@ -5,8 +5,8 @@ import random
 
 import engine
 from engine.text import notation
-from tests.inbound.conftest import answer_to, flat
-from tests.inbound.post import reply
+from tests.server.inbound.conftest import answer_to, flat
+from tests.server.inbound.post import reply
 
 
 def _a_move_after(state, seat, reveal_line):

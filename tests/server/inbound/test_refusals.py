@@ -9,8 +9,8 @@ from sqlmodel import select
 
 from server.storage.db import app_engine, session_scope
 from server.storage.models import InboundMessage
-from tests.inbound.conftest import answer_to, flat
-from tests.inbound.post import reply, text_of
+from tests.server.inbound.conftest import answer_to, flat
+from tests.server.inbound.post import reply, text_of
 
 
 def version(table, game_id):
@@ -163,7 +163,7 @@ def test_every_message_is_recorded_and_shown_by_mail_log(post, table, duel, sett
     from click.testing import CliRunner
 
     from server.cli import main
-    from tests.inbound.test_ways_in import environment
+    from tests.server.inbound.test_ways_in import environment
 
     post.ingest(reply(duel.mail, duel.first))
     post.ingest(reply(duel.mail, duel.first, sender="mallory@evil.example"))

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from tests.web.conftest import csrf_token, signed_in
+from tests.server.web.conftest import csrf_token, signed_in
 
 
 @pytest.fixture

@@ -81,7 +81,7 @@ def test_a_plain_answer_gets_an_html_part_with_the_board_inlined():
     from server.mail.message import build_message
     from server.mail.settings import MailSettings
     from server.picture.png import html_with_board
-    from tests.web.boards import NAMES, states
+    from tests.server.picture.boards import NAMES, states
 
     view = engine.view(states()["mid"], 1)
     html = html_with_board("Applied: <move 2c>\n", view, NAMES, "g1", "https://x.test/sign-in/t")

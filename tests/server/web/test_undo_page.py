@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from selenium.webdriver.common.by import By
 
-from tests.web.conftest import csrf_token, forms, signed_in, whose_turn
-from tests.web.test_in_a_browser import (  # noqa: F401  (fixtures, by name)
+from tests.server.web.conftest import csrf_token, forms, signed_in, whose_turn
+from tests.server.web.test_in_a_browser import (  # noqa: F401  (fixtures, by name)
     _buttons,
     _sign_in,
     browser,

@@ -12,7 +12,7 @@ from itsdangerous import TimestampSigner
 
 from server import create_app
 from tests.server.play import create_started_game
-from tests.web.conftest import csrf_token, forms, link_for, register, signed_in, whose_turn
+from tests.server.web.conftest import csrf_token, forms, link_for, register, signed_in, whose_turn
 
 
 def _version(client, game, _player=None) -> int:

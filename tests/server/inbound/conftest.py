@@ -11,7 +11,7 @@ import pytest
 import engine
 from engine.text import notation
 from tests.conftest import empty_every_table
-from tests.inbound.post import PostOffice, text_of
+from tests.server.inbound.post import PostOffice, text_of
 from tests.server.scheduler.helpers import Clock, Table
 from tests.server.scheduler_fixtures import smtp_server  # noqa: F401  (the fixture `sink` uses)
 
