@@ -17,7 +17,7 @@ import engine
 from server.scheduler import start_embedded
 from tests.server.scheduler.helpers import Table
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 INTERVAL = 600  # the safety net: far longer than any test waits
 PATIENCE = 20  # seconds a test waits for what a wake-up should bring at once
 
