@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-# Debian packages: headless Chromium and its driver for the browser tests (tests/web), and the
+# Debian packages: headless Chromium and its driver for the browser tests (tests/server/web), and the
 # DejaVu fonts the board's PNG is drawn with. Installed with apt-get when one is missing.
 DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
 

@@ -135,7 +135,7 @@ CASES = [
     Case("registration without email", "POST", "/users", who=None, json_body={"name": "x"},
          says="email"),
     # A taken email is no longer refused: it is answered like a new one (issue 16), see
-    # tests/server/test_verification.py.
+    # tests/server/users/test_verification.py.
     Case("preferences of a wrong value", "PATCH", "/users/me/preferences",
          json_body={"email": "sometimes"}),
     Case("new game with 9 seats", "POST", "/games", json_body={"seats": 9}, says="seats"),

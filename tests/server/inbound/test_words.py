@@ -1,0 +1,153 @@
+"""The mail words beyond game commands, the bare address, unsubscribing (by mail and by the
+one-click link), who may act (authentication, rate limit), and what answers keep hidden."""
+
+import re
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+
+import engine
+from engine.data import display_name
+from tests.server.inbound.conftest import answer_to, flat
+from tests.server.inbound.post import reply, text_of
+
+
+def to_bare(sender: str, body: str) -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"] = sender, "play@iridescia.test"
+    message["Subject"], message["Message-ID"] = "hello", make_msgid(domain="example.org")
+    message.set_content(body)
+    return bytes(message)
+
+
+def test_the_bare_address_lists_a_players_games_with_their_reply_addresses(post, table, duel):
+    outcome = post.ingest(to_bare(duel.player.email, "what are my games?"))
+    post.deliver()
+    answer = answer_to(post, duel.player.email)
+    assert outcome.status == "answered"
+    address = re.search(rf"{duel.game_id} \(your turn\): write to (\S+)", answer).group(1)
+    assert address.startswith("play+play-")
+    assert "send `new solo` to play@iridescia.test" in answer
+    # The listed address plays the game.
+    assert post.ingest(reply(duel.mail, duel.first, to=address)).status == "applied"
+
+
+def test_an_unknown_sender_to_the_bare_address_is_dropped_without_an_answer(post, table):
+    sent = post.count()
+    assert post.ingest(to_bare("nobody@example.net", "new solo")).status == "dropped"
+    post.deliver()
+    assert post.count() == sent
+
+
+def test_help_show_and_legal_answer_without_playing(post, table, duel):
+    before = table.game(duel.game_id).version
+    outcome = post.ingest(reply(duel.mail, "help\nshow\nlegal"))
+    post.deliver()
+    answer = answer_to(post, duel.player.email)
+    assert outcome.status == "answered"
+    assert "unsubscribe   no more email at all" in answer
+    assert "The board:" in answer and f"    {duel.first}\n" in answer
+    assert table.game(duel.game_id).version == before
+
+
+def test_stop_ends_the_mail_of_one_game(post, table, duel):
+    post.ingest(reply(duel.mail, "stop"))
+    post.deliver()
+    assert "no more email about this game" in flat(answer_to(post, duel.player.email))
+    other_seat = 1 - duel.seat
+    count = len(post.mail_to(duel.player.email))
+    while engine.current_player(table.state(duel.game_id)) == duel.seat:
+        table.play_one(duel.game_id)
+    while engine.current_player(table.state(duel.game_id)) == other_seat:
+        table.play_one(duel.game_id)
+    post.deliver()  # the turn is back with the player who said stop: no your-turn mail
+    assert engine.current_player(table.state(duel.game_id)) == duel.seat
+    assert len(post.mail_to(duel.player.email)) == count
+    assert post.mail_to(duel.other.email)  # the other player still gets theirs
+
+
+def test_unsubscribe_by_the_list_unsubscribe_mailto(post, table, duel):
+    header = str(duel.mail["List-Unsubscribe"])
+    mailto = re.search(r"<mailto:([^?>]+)\?subject=unsubscribe>", header).group(1)
+    outcome = post.ingest(reply(duel.mail, "", to=mailto))
+    assert outcome.status == "answered"
+    assert table._call("get", "/users/me", duel.player)["preferences"]["email"] == "none"
+
+
+def test_unsubscribe_by_the_one_click_link(post, table, duel):
+    header = str(duel.mail["List-Unsubscribe"])
+    assert str(duel.mail["List-Unsubscribe-Post"]) == "List-Unsubscribe=One-Click"
+    link = re.search(r"<https://iridescia\.test(/api/v1/mail/unsubscribe/[^>]+)>", header).group(1)
+    assert table.client.get(link).get_json()["email"] == "every_turn"  # a GET changes nothing
+    answered = table.client.post(link, data="List-Unsubscribe=One-Click",
+                                 content_type="application/x-www-form-urlencoded")
+    assert answered.status_code == 200, answered.get_json()
+    assert table._call("get", "/users/me", duel.player)["preferences"]["email"] == "none"
+    table._call("post", "/users/me/token", duel.player)  # rotating the token voids the link
+    gone = table.client.post(link, data="List-Unsubscribe=One-Click")
+    assert gone.status_code == 404
+    assert "not valid" in gone.get_json()["message"]
+
+
+@pytest.fixture
+def strict_app(settings):
+    from server import create_app
+
+    return create_app(dict(settings, INBOUND_REQUIRE_AUTH="dkim"))
+
+
+@pytest.fixture
+def limited_app(settings):
+    from server import create_app
+
+    return create_app(dict(settings, INBOUND_RATE_LIMIT=3))
+
+
+def test_required_dkim_is_read_from_the_topmost_authentication_results(post, table, duel,
+                                                                       strict_app):
+    from server.inbound.ingest import ingest
+
+    domain = duel.player.email.partition("@")[2]
+    missing = ingest(reply(duel.mail, duel.first), app=strict_app)
+    forged_below = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": f"mx.iridescia.test; dkim=fail header.d={domain}",
+        "X-Filler": "x"}) .replace(b"X-Filler: x\n", f"Authentication-Results: evil; dkim=pass "
+                                   f"header.d={domain}\n".encode()), app=strict_app)
+    other_domain = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": "mx.iridescia.test; dkim=pass header.d=evil.example"}),
+        app=strict_app)
+    assert [o.status for o in (missing, forged_below, other_domain)] == ["refused"] * 3
+    passed = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": f"mx.iridescia.test; dkim=pass header.d={domain}"}),
+        app=strict_app)
+    assert passed.status == "applied", passed
+
+
+def test_a_sender_over_the_rate_limit_is_recorded_and_ignored(post, table, duel, limited_app):
+    from server.inbound.ingest import ingest
+
+    statuses = [ingest(to_bare(duel.player.email, "list"), app=limited_app).status
+                for _ in range(4)]
+    assert statuses == ["answered", "answered", "answered", "rate_limited"]
+
+
+def test_answers_show_no_other_seats_secrets(post, table, duel):
+    """Objectives of the other seat, the seed and face-down tiles never reach an answer."""
+    state = table.state(duel.game_id)
+    theirs = engine.view(state, 1 - duel.seat)["players"][1 - duel.seat]["objectives"]
+    mine = engine.view(state, duel.seat)["players"][duel.seat]["objectives"]
+    secret = {text for o in theirs if o not in mine for text in (o, display_name(o))}
+    seed = table.game(duel.game_id).seed
+    post.ingest(reply(duel.mail, f"{duel.first}\nshow\nlegal\nhelp"))
+    post.ingest(to_bare(duel.player.email, "games"))
+    post.deliver()
+    answers = [text_of(m) for m in post.mail_to(duel.player.email)
+               if str(m["Subject"]).startswith("Re:")]
+    assert len(answers) == 2
+    for text in answers:
+        assert [s for s in secret if s in text] == []
+        assert seed not in text
+    face_down = [h for row in engine.view(state, duel.seat)["board"] for h in row["hexes"]
+                 if h["state"] == "face_down"]
+    assert face_down and all("tile" not in h or h["tile"] is None for h in face_down)
