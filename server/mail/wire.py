@@ -10,7 +10,7 @@ it straight to bytes: headers of printable ASCII as they are (folded at spaces p
 columns), a non-ASCII subject as RFC 2047 encoded words, each text part 7bit (8bit when it is not
 ASCII) with lines of at most 998 bytes and base64 otherwise, the picture as base64. Anything else (a
 From name or an address outside ASCII, a header with a control character) is built by the email
-package as before. tests/scheduler/test_wire_message.py holds the two equal, header by header
+package as before. tests/server/mail/test_wire_message.py holds the two equal, header by header
 and part by part, as a mail client reads them.
 """
 

@@ -44,8 +44,9 @@ def actor(user_id: int) -> str:
 def plain_json(payload: Any, status: int = 200, headers: dict[str, str] | None = None):
     """Answer ``payload`` as it is, without the response schema's dump: on the hot reads and the
     command post marshmallow cost more than the rest of the answer. Only for payloads already
-    in their schema's shape (JSON types, the schema's keys); tests/server/test_plain_answers.py
-    holds each equal to what its schema makes of it."""
+    in their schema's shape (JSON types, the schema's keys);
+    tests/server/api/games/test_plain_answers.py holds each equal to what its schema makes of
+    it."""
     response = current_app.response_class(current_app.json.dumps(payload), status=status,
                                           mimetype="application/json")
     response.headers.update(headers or {})

@@ -10,23 +10,17 @@ import pytest
 
 import engine
 from engine.text import notation
-from tests.conftest import empty_every_table
 from tests.server.inbound.post import PostOffice, text_of
 from tests.server.scheduler.helpers import Clock, Table
-from tests.server.scheduler_fixtures import smtp_server  # noqa: F401  (the fixture `sink` uses)
+
+# The scheduler suite's database (both backends) and SMTP server, by name.
+from tests.server.scheduler_fixtures import db_url, smtp_server  # noqa: F401
 
 
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db_url(request):
-    url = request.getfixturevalue(f"_migrated_{request.param}")
-    yield url
-    empty_every_table(url)
 
 
 @pytest.fixture
@@ -42,7 +36,7 @@ def clock():
 
 
 @pytest.fixture
-def settings(db_url, sink, tmp_path):
+def settings(db_url, sink, tmp_path):  # noqa: F811  (the imported fixture, by name)
     return {
         "DATABASE_URL": db_url,
         "SMTP_URL": f"smtp://127.0.0.1:{sink[1]}?security=none",
