@@ -26,6 +26,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 import engine
+from server import wakeups
 from server.games.cache import CACHE
 from server.games.deferred import deferred_writes, write
 from server.games.reactions import EventsAppended, publish
@@ -191,7 +192,8 @@ def apply_command(
         _set_turn_columns(game, state_after, now, same_turn=command_dict["type"] == "undo")
         # The reactions (server/reactions.py: the notices and due times, the webhooks, the
         # wake-ups) write in this transaction; the due times they set go out with the game row.
-        publish(EventsAppended(session, game, state_before, state_after, rows, actor, now))
+        with wakeups.gathered(session):  # their wake-ups in one NOTIFY, as one note was
+            publish(EventsAppended(session, game, state_before, state_after, rows, actor, now))
         write_game_row(session, game, expected)
     if orm:
         CACHE.put_after_commit(session, game.id, new_version, state_after)

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC
 from typing import Any
 
@@ -128,6 +130,23 @@ def send_held(unit) -> None:
     for start in range(0, len(topics), _TOPICS_PER_NOTIFY):
         _NOTIFY.first(sql(unit), {"channel": CHANNEL,
                                   "payload": " ".join(topics[start:start + _TOPICS_PER_NOTIFY])})
+
+
+@contextmanager
+def gathered(unit) -> Iterator[None]:
+    """The notes made inside go out as one NOTIFY (PostgreSQL) at its end: a command's
+    reactions each note their own topics, one round trip in all. Inside a batch that already
+    holds them (`hold`), they wait for the batch's `send_held`."""
+    if _HELD in unit.info:
+        yield
+        return
+    hold(unit)
+    try:
+        yield
+    except BaseException:
+        unit.info.pop(_HELD, None)  # the transaction fails: nothing to wake anyone for
+        raise
+    send_held(unit)
 
 
 def due_soon(due_at, now) -> bool:

@@ -150,3 +150,35 @@ def _ticked(table: Table) -> bool:
 
     with session_scope(app_engine(table.app)) as session:
         return session.exec(select(SchedulerTick)).first() is not None
+
+
+@pytest.mark.parametrize("db_url", ["postgresql"], indirect=True)
+def test_a_commands_reactions_wake_everyone_with_one_notify(table, db_url):
+    """Each reaction notes its own wake-ups (the game's long-polls, the mail job, the tick); on
+    PostgreSQL they leave the command's transaction as one NOTIFY, not a round trip each: the
+    command that ends a turn wakes the game and the mail job at once."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    from server.wakeups.channels import CHANNEL
+
+    url = make_url(db_url)
+    listener = psycopg.connect(host=url.host, port=url.port, user=url.username,
+                               dbname=url.database, autocommit=True)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        ada, bob = table.register("Ada"), table.register("Bob")
+        game_id = table.new_game(ada, [bob])
+        list(listener.notifies(timeout=0.5))  # the lobby's own wake-ups
+        before = table.game(game_id).version
+        commands = 0
+        seat = engine.current_player(table.state(game_id))
+        while engine.current_player(table.state(game_id)) == seat and table.play_one(game_id):
+            commands += 1
+        assert table.game(game_id).version > before and commands > 1
+        payloads = [n.payload.split() for n in listener.notifies(timeout=1, stop_after=100)]
+    finally:
+        listener.close()
+    assert len(payloads) == commands, payloads
+    assert all(f"g:{game_id}" in topics for topics in payloads)
+    assert "mail" in payloads[-1], "the turn's end queued the next player's mail"
