@@ -26,7 +26,7 @@ class Recipient(NamedTuple):
     email: str
     preference: str  # the player's mail choice for the game (policy.ALLOWED_BY_PREFERENCE)
     time_zone: str | None = None
-    quiet_hours: str | None = None  # "22-7": mail waits for its end (notifications/choices.py)
+    quiet_hours: str | None = None  # "22-7": mail waits for its end (server/users/mail_choices.py)
 
 
 @dataclass

@@ -3,8 +3,8 @@ the sender gets to them, their words.
 
 `on_events_appended` reacts to the core's `EventsAppended` (subscribed by server/reactions.py),
 inside the transaction that appends the events, so a notification is committed exactly when its
-events are, and the outbox's unique dedupe key keeps it from being queued twice. The scheduler queues reminders,
-warnings and "played for you" notices through `enqueue` the same way.
+events are, and the outbox's unique dedupe key keeps it from being queued twice. The scheduler
+queues reminders, warnings and "played for you" notices through `enqueue` the same way.
 
 Queuing only inserts a small row (kind, recipient, game, version, seat, a little JSON): nothing is
 rendered inside the game's transaction. `render_messages` builds the subject and bodies later,
