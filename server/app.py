@@ -25,7 +25,15 @@ from server.api.vacations.routes import blp as vacations_blp
 from server.api.webhooks.routes import blp as webhooks_blp
 from server.config import Settings
 from server.games import service
-from server.http import caching, chunked_bodies, cors, errors, parsing, rate_limits
+from server.http import (
+    caching,
+    chunked_bodies,
+    cors,
+    errors,
+    parsing,
+    rate_limits,
+    security_headers,
+)
 from server.storage import db, json_codec
 from server.web.account_pages import pages as account_pages
 from server.web.language import page_language
@@ -109,8 +117,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     chunked_bodies.init_app(app)
     caching.init_app(app)
     cors.init_app(app)
-
-
+    security_headers.init_app(app)  # every answer, pages and API alike
     service.init_app(app)
     reactions.init_app(app)  # what the core's facts set off (server/reactions.py)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
