@@ -36,7 +36,7 @@ def fresh_url(request, tmp_path):
 
 
 def test_the_migration_cleans_control_characters_out_of_stored_names(fresh_url):
-    upgrade(fresh_url, "0004_webhooks")
+    upgrade(fresh_url, "0005_i18n_language_sorts")
     engine = sa.create_engine(fresh_url)
     names = {"osc@example.org": "Ada\x1b]0;pwned\x07 Lovelace",
              "c1@example.org": "Bob\x9b2J\u202e",

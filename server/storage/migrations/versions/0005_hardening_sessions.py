@@ -2,7 +2,7 @@
 characters cleaned from the names stored before the API refused them
 
 Revision ID: 0005_hardening_sessions
-Revises: 0004_webhooks
+Revises: 0005_i18n_language_sorts
 Create Date: 2026-12-02 02:50:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0005_hardening_sessions'
-down_revision = '0004_webhooks'
+down_revision = '0005_i18n_language_sorts'
 branch_labels = None
 depends_on = None
 
