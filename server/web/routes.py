@@ -21,15 +21,16 @@ from server.games import listing, lobby, service
 from server.http.errors import fail
 from server.http.rate_limits import spend_account_request
 from server.messages import service as messages
-from server.picture.png import board_png
-from server.picture.svg import board_svg
+from server.notifications.context import seat_names as mail_seat_names
+from server.picture import cache as pictures
+from server.picture.raster import board_png
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
 from server.users import sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
 from server.web.csrf import csrf
-from server.web.game_page import page_context, seat_names, stories
+from server.web.game_page import page_context, stories
 from server.webhooks import registry
 
 blp = Blueprint("pages", __name__, template_folder="templates")
@@ -190,16 +191,18 @@ def game_page(game_id: str):
 
 @blp.get("/games/<game_id>/board.png")
 def board_picture(game_id: str):
-    """The board now as a picture, as the viewer may see it (the daily digest links to it)."""
+    """The hex board now as a picture (the daily digest links to it): the public board, the
+    same picture the mails of this version carry, drawn once per version (server/picture)."""
 
     session = db_session()
-    user, game, seat = _viewer(session, game_id)
+    user, game, _seat = _viewer(session, game_id)
     if game.version == 0:
         fail(404, f"game {game.id} has not started: it has no board yet")
-    view = engine.view(service.load_state(session, game), seat)
-    _info, names = seat_names(session, game, user)
-    picture = board_png(board_svg(view, names, f"Gems of Iridescia, game {game.id}"))
-    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-store"}
+    # Named as the mails of this version name them: one picture for both.
+    names = mail_seat_names(session, game, game.version)
+    picture = pictures.board_picture(game.id, game.version, lambda: board_png(
+        engine.view(service.load_state(session, game), None), names))
+    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-cache"}
 
 
 def _posted_command(seat: int) -> tuple[dict, int]:
