@@ -112,20 +112,41 @@ def _link_sent_lately(session, user: User, now) -> bool:
         Outbox.created_at > now - SIGN_IN_MAIL_EVERY)).first() is not None
 
 
-@blp.get("/sign-in/<token>")
-def follow_link(token: str):
-    session = db_session()
+def _usable_link(session, token: str) -> tuple[User, str]:
     try:
         user, page = sign_in.read_magic_link(token, lambda user_id: session.get(User, user_id))
+        if sign_in.link_used(session, token):
+            raise sign_in.LinkRefused(sign_in.USED)
     except sign_in.LinkRefused as refused:
         fail(403, str(refused))
-    sign_in.sign_in(user)
+    return user, page
+
+
+@blp.get("/sign-in/<token>")
+def show_link(token: str):
+    """A sign-in link opens a page with a button: following a link signs nobody in by itself
+    (a GET never writes, and another site cannot sign a browser in to its own account)."""
+    user, _page = _usable_link(db_session(), token)
+    return render_template("sign_in_link.html", name=user.name, action=request.path)
+
+
+@blp.post("/sign-in/<token>")
+def follow_link(token: str):
+    session = db_session()
+    user, page = _usable_link(session, token)
+    try:
+        sign_in.sign_in(session, user, utcnow(), link=token)
+    except sign_in.LinkRefused as refused:
+        fail(403, str(refused))
+    session.commit()
     return redirect(page, 303)
 
 
 @blp.post("/sign-out")
 def sign_out():
-    sign_in.sign_out()
+    session = db_session()
+    sign_in.sign_out(session, utcnow())
+    session.commit()
     return redirect(url_for("pages.home"), 303)
 
 
@@ -147,7 +168,9 @@ def register():
     except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
         return render_template("message.html", title="Check your email",
                                message=REGISTERED_ANSWER.format(email=data["email"]))
-    sign_in.sign_in(user)
+    session = db_session()
+    sign_in.sign_in(session, user, utcnow())
+    session.commit()
     return render_template("registered.html", user=user, token=token,
                            server=current_app.config["BASE_URL"],
                            join=request.form.get("join", ""))
