@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from flask import current_app
+from flask_babel import get_locale
 from sqlmodel import select
 
 import engine
 from engine.text.narrate import narrate
+from server import i18n
 from server.games import lobby, service
 from server.games.legality import offered
 from server.picture.svg.symbols import GEM_COLOURS, GEM_LETTERS, player_colour
@@ -42,7 +44,8 @@ def stories(session, game: Game, seat: int | None, names: dict[int, str], after:
         .where(Event.game_id == game.id, Event.seq > after, Event.seq <= upto)
         .order_by(Event.seq)  # type: ignore[arg-type]
     ).all()
-    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat)
+    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat,
+                   translations=i18n.engine_catalog(str(get_locale())))
     return told[-turns:] if turns else told
 
 
@@ -93,7 +96,8 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         at = marks[min(turn, len(marks)) - 1]["end"]
     shown = now if at is None else at
     state = service.load_state(session, game, shown)
-    view = engine.view(state, seat)
+    view = engine.view(state, seat, tile_sort=getattr(user, "tile_sort", None),
+                       relic_sort=getattr(user, "relic_sort", None))
     number = view["turn"]["number"] if view["turn"] else None
     title = f"Gems of Iridescia, game {game.id}" + (f", turn {number}" if number else "")
     controls: dict[str, list] = {}
