@@ -21,7 +21,7 @@ from flask import current_app
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import select
 
-from server.inbound import handlers
+from server.inbound import bounces, handlers
 from server.inbound.authentication import refusal
 from server.inbound.letter import Letter, read_letter
 from server.inbound.record import Outcome, claim, close, recent_count
@@ -64,6 +64,10 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str) -> Outcom
         return outcome if record_id is None else close(db, record_id, outcome)
     if record_id is None:
         return Outcome("duplicate", f"{letter.message_key} was handled already")
+    # A bounce of our own mail (VERP or a DSN): recorded against its account, never answered.
+    bounce = bounces.find(raw, [t for t in map(base.token_of, letter.recipients) if t])
+    if bounce is not None:
+        return bounces.handle(db, record_id, bounce, config["SECRET_KEY"], now)
     automatic = letter.automatic or _ours(letter.sender, base, config)
     if automatic:
         return close(db, record_id, Outcome("ignored", automatic))
