@@ -217,8 +217,9 @@ def _replay_position(game: Game) -> tuple[int | None, int | None]:
 
 
 def render_game(session, game: Game, user: User | None, seat: int | None, **extra):
-    if game.status == "open":
-        return render_template("lobby.html", **lobby_context(session, game, user, seat))
+    if game.status == "open":  # seats are numbered at the start: membership is the Seat row
+        member = lobby.seat_of(session, game, user) if user is not None else None
+        return render_template("lobby.html", **lobby_context(session, game, user, member))
     at, turn = _replay_position(game)
     context = page_context(session, game, user, seat, at, turn)
     if game.status == "finished":
