@@ -94,7 +94,7 @@ def test_unsubscribe_by_the_one_click_link(post, table, duel):
 def strict_app(settings):
     from server import create_app
 
-    return create_app(dict(settings, INBOUND_REQUIRE_AUTH="dkim"))
+    return create_app(dict(settings, INBOUND_AUTHSERV_ID="mx.iridescia.test"))
 
 
 @pytest.fixture
@@ -104,8 +104,9 @@ def limited_app(settings):
     return create_app(dict(settings, INBOUND_RATE_LIMIT=3))
 
 
-def test_required_dkim_is_read_from_the_topmost_authentication_results(post, table, duel,
-                                                                       strict_app):
+def test_dkim_is_read_only_from_the_operators_authserv_id(post, table, duel, strict_app):
+    """Setting IRIDESCIA_INBOUND_AUTHSERV_ID makes dkim the default, and only that id's header
+    counts (issue 32, M8: a topmost header the sender wrote was trusted)."""
     from server.inbound.ingest import ingest
 
     domain = duel.player.email.partition("@")[2]
@@ -114,14 +115,43 @@ def test_required_dkim_is_read_from_the_topmost_authentication_results(post, tab
         "Authentication-Results": f"mx.iridescia.test; dkim=fail header.d={domain}",
         "X-Filler": "x"}) .replace(b"X-Filler: x\n", f"Authentication-Results: evil; dkim=pass "
                                    f"header.d={domain}\n".encode()), app=strict_app)
+    forged_on_top = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": f"evil.example; dkim=pass header.d={domain}"}), app=strict_app)
     other_domain = ingest(reply(duel.mail, duel.first, headers={
         "Authentication-Results": "mx.iridescia.test; dkim=pass header.d=evil.example"}),
         app=strict_app)
-    assert [o.status for o in (missing, forged_below, other_domain)] == ["refused"] * 3
+    assert [o.status for o in (missing, forged_below, forged_on_top, other_domain)] == [
+        "unauthenticated"] * 4
     passed = ingest(reply(duel.mail, duel.first, headers={
         "Authentication-Results": f"mx.iridescia.test; dkim=pass header.d={domain}"}),
         app=strict_app)
     assert passed.status == "applied", passed
+
+
+def test_dkim_without_an_authserv_id_is_a_setting_error_that_says_what_to_set(settings):
+    from server import create_app
+
+    with pytest.raises(ValueError, match="needs IRIDESCIA_INBOUND_AUTHSERV_ID"):
+        create_app(dict(settings, INBOUND_REQUIRE_AUTH="dkim"))
+
+
+def test_forged_mail_neither_uses_up_the_players_limit_nor_mails_them_each_time(
+        post, table, duel, settings):
+    """Issue 32, M4: 61 forgeries locked the player out for an hour, each one answered."""
+    from server import create_app
+    from server.inbound.ingest import ingest
+
+    app = create_app(dict(settings, INBOUND_AUTHSERV_ID="mx.iridescia.test",
+                          INBOUND_RATE_LIMIT=3))
+    domain = duel.player.email.partition("@")[2]
+    sent = post.count()
+    forged = [ingest(to_bare(duel.player.email, "list"), app=app).status for _ in range(6)]
+    post.deliver()
+    assert forged == ["unauthenticated"] * 6
+    assert post.count() == sent + 1  # one answer says why, not six
+    genuine = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": f"mx.iridescia.test; dkim=pass header.d={domain}"}), app=app)
+    assert genuine.status == "applied", genuine
 
 
 def test_a_sender_over_the_rate_limit_is_recorded_and_ignored(post, table, duel, limited_app):
