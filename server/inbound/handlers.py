@@ -14,9 +14,9 @@ from engine.text.wording import clean
 from server.api.games.schemas import GameCreateSchema
 from server.games import lobby
 from server.http.auth import hash_token, new_token
-from server.inbound import answer
+from server.inbound import answer, solo_code
 from server.inbound.games_list import list_games
-from server.inbound.lines import mail_word, read_lines, split_around_commands, split_said
+from server.inbound.lines import read_lines, split_around_commands, split_said
 from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
 from server.mail import reply_addresses
@@ -251,10 +251,14 @@ def _dropped(db, record_id, letter, detail: str):
 def _bare(app, db, record_id, letter, user_id: int, now: datetime):
     """To the bare address: `new solo` starts a solo game; anything else lists the games."""
 
-    words = {mail_word(line) for line in letter.lines if line.strip()}
-    if "new solo" in words:
-        return _new_solo(db, record_id, letter, user_id, now)
-
+    codes = solo_code.asked(letter.lines)
+    if codes:
+        with session_scope(db) as session:
+            token_hash = session.get(User, user_id).token_hash
+        if letter.authenticated or solo_code.confirmed(codes, app.config["SECRET_KEY"], user_id,
+                                                       token_hash):
+            return _new_solo(db, record_id, letter, user_id, now)
+        return list_games(app, db, record_id, letter, user_id, now, asked_solo=True)
     return list_games(app, db, record_id, letter, user_id, now)
 
 

@@ -33,12 +33,16 @@ class MailHeaders:
         return cls(message_from_bytes(RawHeaders.of(raw).text + b"\r\n\r\n",
                                       policy=policy.compat32), mail_from)
 
+    def all(self, name: str) -> list[str]:
+        """The raw values of every `name` header, top first; 8-bit ones (RFC 6532) as UTF-8."""
+        wanted = name.lower()
+        return [_utf8(str(value)) for key, value in self.message.raw_items()
+                if key.lower() == wanted]
+
     def get(self, name: str) -> str:
         """The raw value of the first `name` header, unfolded, '' when there is none."""
-        value = self.message.get(name)
-        if value is None:
-            return ""
-        return " ".join(str(value)[:MAX_VALUE].split())
+        values = self.all(name)
+        return " ".join(values[0][:MAX_VALUE].split()) if values else ""
 
     def has(self, name: str) -> bool:
         return self.message.get(name) is not None
@@ -71,8 +75,8 @@ class MailHeaders:
     def addresses(self, *names: str) -> list[str]:
         found: list[str] = []
         for name in names:
-            for value in self.message.get_all(name) or []:
-                found += ADDRESS.findall(str(value)[:MAX_VALUE * 4])
+            for value in self.all(name):
+                found += ADDRESS.findall(value[:MAX_VALUE * 4])
                 if len(found) >= MAX_ADDRESSES:
                     return found[:MAX_ADDRESSES]
         return found
@@ -80,6 +84,14 @@ class MailHeaders:
     @property
     def content_type(self) -> str:
         return self.get("Content-Type").partition(";")[0].strip().lower()
+
+
+def _utf8(value: str) -> str:
+    """compat32 keeps a raw 8-bit header as surrogate escapes: read them as the UTF-8 they are."""
+    try:
+        return value.encode("ascii", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # already text
+        return value
 
 
 def whole(raw: bytes) -> Message:

@@ -110,7 +110,7 @@ class _Reader(HTMLParser):
     def _break(self) -> None:
         text = " ".join("".join(self.current).split())
         self.current = []
-        if text or (self.lines and self.lines[-1]):
+        if text:
             self.lines.append(("> " if self.quoted else "") + text)
 
     def text(self) -> str:

@@ -19,6 +19,7 @@ Everything kept is recorded in inbound_messages.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
@@ -121,7 +122,8 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str, mail_from
     claimed.record_id = record_id = claim(db, letter, way_in, now)
     if record_id is None:
         return Outcome("duplicate", f"{letter.message_key} was handled already")
-    reason = refusal(letter.authentication_results, letter.sender, mode_of(config),
+    mode = mode_of(config)
+    reason = refusal(letter.authentication_results, letter.sender, mode,
                      str(config.get("INBOUND_AUTHSERV_ID") or ""))
     if reason is not None:
         return _unauthenticated(db, record_id, letter, user_id, reason, now)
@@ -130,7 +132,7 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str, mail_from
         return close(db, record_id, Outcome("rate_limited", f"more than {limit} mails from "
                                                              f"{letter.sender} in an hour"))
     try:
-        letter = with_lines(letter, raw)
+        letter = dataclasses.replace(with_lines(letter, raw), authenticated=mode != "none")
     except (RecursionError, LookupError, ValueError, AssertionError, UnicodeError) as error:
         # limits.py keeps every mail we know of from here: whatever is left is refused, not a 500
         return handlers.refuse(db, record_id, letter, user_id, f"the mail could not be read "

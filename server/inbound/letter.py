@@ -34,6 +34,7 @@ class Letter:
     lines: list[str] = field(default_factory=list)
     automatic: str | None = None  # why this is machine-written mail, never answered
     authentication_results: tuple[str, ...] = ()  # every Authentication-Results header, top first
+    authenticated: bool = False  # it passed the operator's dkim or spf check (never in `none`)
 
 
 def read_letter(raw: bytes, recipients: tuple[str, ...] | list[str] = (),
@@ -59,7 +60,7 @@ def read_letter(raw: bytes, recipients: tuple[str, ...] | list[str] = (),
         automatic=rules.machine_written(headers),
         authentication_results=tuple(
             " ".join(str(value)[:4000].split())
-            for value in headers.message.get_all("Authentication-Results") or []),
+            for value in headers.all("Authentication-Results")),
     )
 
 

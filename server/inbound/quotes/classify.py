@@ -34,6 +34,8 @@ def typed_lines(text: str) -> list[str]:
             _drop_header_tail(kept)
             break
         attributed = _attribution(stripped, low)
+        if attributed is None and stripped.endswith(COLONS) and _quote_follows(lines, i, 1):
+            attributed = ""  # whatever its words, the line that introduces a `>` quote
         if attributed is not None:
             if previous_kept and kept and kept[-1].lower().startswith(ON_WORDS):
                 kept.pop()  # the attribution's first half, wrapped by the client
@@ -53,7 +55,8 @@ def typed_lines(text: str) -> list[str]:
         previous_kept = bool(stripped)
     while kept and not kept[-1]:
         kept.pop()
-    return kept
+    start = next((n for n, line in enumerate(kept) if line), len(kept))
+    return kept[start:]
 
 
 def _plain(line: str) -> str:
@@ -72,9 +75,9 @@ def header_key(line: str) -> str | None:
 
 
 def _header_block(lines: list[str], i: int) -> bool:
-    """Two `Key: value` lines, the first a From key or holding an address, the second a known
-    key or the two holding an address: Outlook's block above the mail it quotes, in any
-    language (issue 32, M2: Swedish, Polish, Japanese and Russian ones ran quoted commands)."""
+    """`Key: value` lines: a From key then a known key, or a first holding an address then a
+    known key, another address or a third such line: Outlook's block above the mail it quotes,
+    in any language (issue 32, M2: Swedish, Polish, Japanese and Russian ones ran quoted commands)."""
     first = header_key(lines[i])
     if first is None or i + 1 >= len(lines):
         return False
@@ -83,8 +86,10 @@ def _header_block(lines: list[str], i: int) -> bool:
         return False
     if first in FROM_KEYS and second in BLOCK_KEYS:
         return True
-    return "@" in lines[i] and (second in BLOCK_KEYS or "@" in lines[i + 1]
-                                or first in FROM_KEYS)
+    if "@" not in lines[i]:
+        return False
+    return (second in BLOCK_KEYS or "@" in lines[i + 1] or first in FROM_KEYS
+            or i + 2 < len(lines) and header_key(lines[i + 2]) is not None)
 
 
 def _separator(stripped: str, low: str, lines: list[str], i: int) -> bool:
@@ -127,10 +132,10 @@ def _before_on(stripped: str, low: str, at: int) -> str:
     return stripped[:min(starts)].strip() if starts else ""
 
 
-def _quote_follows(lines: list[str], i: int) -> bool:
+def _quote_follows(lines: list[str], i: int, within: int = 3) -> bool:
     """Whether `>` lines follow the attribution (blank lines between): a quote we skip line by
     line, so that text under it (bottom-posting) is still read."""
-    for line in lines[i + 1:i + 4]:
+    for line in lines[i + 1:i + 1 + within]:
         if line.strip():
             return line.lstrip().startswith(">")
     return False

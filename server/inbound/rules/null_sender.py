@@ -8,7 +8,8 @@ from __future__ import annotations
 def check(headers) -> str | None:
     if headers.mail_from == "":
         return "a null envelope sender (MAIL FROM:<>)"
-    if headers.mail_from is None and headers.return_path == "":
+    # Either says so: marking one's own mail a bounce gains a sender nothing but silence.
+    if headers.return_path == "":
         return "a null sender (Return-Path: <>)"
     if not headers.from_address[1]:
         return "no From address"

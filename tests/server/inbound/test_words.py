@@ -28,9 +28,36 @@ def test_the_bare_address_lists_a_players_games_with_their_reply_addresses(post,
     assert outcome.status == "answered"
     address = re.search(rf"{duel.game_id} \(your turn\): write to (\S+)", answer).group(1)
     assert address.startswith("play+play-")
-    assert "send `new solo` to play@iridescia.test" in answer
+    assert re.search(r"send `new solo \w{8}` to play@iridescia.test", flat(answer))
     # The listed address plays the game.
     assert post.ingest(reply(duel.mail, duel.first, to=address)).status == "applied"
+
+
+def test_a_new_solo_without_the_players_code_starts_nothing_and_tells_them_the_code(
+        post, table, duel):
+    """Issue 32, M3: with IRIDESCIA_INBOUND_REQUIRE_AUTH=none, mail forged From a player to the
+    bare address made games in their name. The code goes only to the player's own address."""
+    games = len(table_games(post.app))
+    forged = post.ingest(to_bare(duel.player.email, "new solo"))
+    post.deliver()
+    told = flat(answer_to(post, duel.player.email))
+    assert forged.status == "answered" and len(table_games(post.app)) == games
+    assert "No game was started: `new solo` needs your code" in told
+    code = re.search(r"send `new solo (\w{8})`", told).group(1)
+    guessed = post.ingest(to_bare(duel.player.email, "new solo abcdefgh"))
+    assert guessed.status == "answered" and len(table_games(post.app)) == games
+    started = post.ingest(to_bare(duel.player.email, f"new solo {code}"))
+    assert started.status == "created" and len(table_games(post.app)) == games + 1
+
+
+def table_games(app):
+    from sqlmodel import select
+
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import Game
+
+    with session_scope(app_engine(app)) as session:
+        return session.exec(select(Game.id)).all()
 
 
 def test_an_unknown_sender_to_the_bare_address_is_dropped_without_an_answer(post, table):
