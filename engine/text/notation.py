@@ -45,6 +45,7 @@ from engine.commands import (
 )
 from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
 from engine.text.notation_words import (
+    SYNONYMS,
     USAGE,
     WORDS,
     NotationError,
@@ -57,10 +58,11 @@ from engine.text.notation_words import (
     _one,
     _seat_or_supply,
     _split,
+    command_word,
 )
 
 __all__ = [
-    "USAGE", "WORDS", "NotationError", "canonical", "format", "format_command", "has_notation",
+    "SYNONYMS", "USAGE", "WORDS", "NotationError", "command_word", "canonical", "format", "format_command", "has_notation",
     "parse", "parse_command",
 ]
 

@@ -48,7 +48,7 @@ def classify(text: str, number: int, seat: int | None) -> Line:
     try:
         notation.parse(text, seat if seat is not None else 0)
     except notation.NotationError as error:
-        first = text.split()[0].lower().replace("_", "-") if text.split() else ""
+        first = notation.command_word(text.split()[0]) if text.split() else ""
         kind = "invalid" if first in notation.WORDS else "other"
         return Line(number, text, kind, error=error.reason)
     return Line(number, text, "command")
