@@ -91,6 +91,7 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=60.0,
                         help="seconds the baseline may take on one mail before it is stopped")
     args = parser.parse_args()
+    new_seconds(as_mail("warm-up: the modules imported before anything is timed"))
     print("quote parsing: mail-parser-reply (before) | our classifier, whole read (after)")
     for kind in ("blank lines", "spaces", "'On ' runs", "a long quote"):
         for size in (4_000, 44_000):
