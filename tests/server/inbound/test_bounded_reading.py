@@ -158,3 +158,35 @@ def test_a_refused_join_answers_at_once_on_sqlite(post, table, duel, app):
     assert outcome.status == "refused", outcome
     assert time.monotonic() - started < 5  # no lock waited out
 
+
+
+def test_a_join_by_mail_makes_no_name_the_api_would_refuse(post, table, app):
+    """N2: a From display name holding U+009B or U+202E made the account with it, where
+    POST /users answers 422 for that name."""
+    from email.headerregistry import Address
+
+    from server.mail.reply_addresses import ReplyBase, join_address
+    from server.storage.models import Invitation, User, utcnow
+
+    ada = table.register("Ada")
+    game = table._call("post", "/games", ada, seats=2)
+    with session_scope(app_engine(app)) as session:
+        invitation = Invitation(game_id=game["id"], email="cy@example.org", invited_by=ada.id,
+                                created_at=utcnow())
+        session.add(invitation)
+        session.flush()
+        address = join_address(ReplyBase.parse("play@iridescia.test"), app.config["SECRET_KEY"],
+                               invitation.id, game["id"], "cy@example.org")
+    message = EmailMessage()
+    message["From"] = Address("Cy\u202e ekaf\x9b[31m", addr_spec="cy@example.org")
+    message["To"], message["Subject"] = address, "join"
+    message["Message-ID"] = make_msgid(domain="example.org")
+    message.set_content("join")
+    refused_by_the_api = table.client.post("/api/v1/users", json={
+        "name": "Cy\u202e ekaf\x9b[31m", "email": "cy2@example.org"})
+    outcome = post.ingest(bytes(message))
+    assert outcome.status == "joined", outcome
+    assert refused_by_the_api.status_code == 422
+    with session_scope(app_engine(app)) as session:
+        name = session.exec(select(User.name).where(User.email == "cy@example.org")).one()
+    assert name == "Cy ekaf [31m"
