@@ -12,6 +12,7 @@ from engine.text.narrate import narrate
 from server.games import lobby, service
 from server.games.legality import offered
 from server.picture.svg import board_svg
+from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
 from server.web.commands import grouped
 from server.web.talk import talk_context
@@ -55,6 +56,10 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
     if user is not None and seat is not None and game.status not in registry.OVER:
         context["webhook"] = registry.of(session, game.id, user.id)
         context["webhook_form"] = True
+    # The viewer's own plan only (server/plans/): nobody else's page shows it.
+    context["plan_form"] = (user is not None and seat is not None and game.status == "active"
+                            and game.current_seat != seat)
+    context["plan"] = plans.get(session, game.id, seat) if context["plan_form"] else None
     if game.version == 0:
         return context
     now = game.version
