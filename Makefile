@@ -10,13 +10,14 @@ PYTEST_ARGS ?=
 # DejaVu fonts the board's PNG is drawn with. Installed with apt-get when one is missing.
 DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
 
-.PHONY: help venv run test lint bench openapi clean system-packages
+.PHONY: help venv run test lint bench openapi clean system-packages translations
 
 help:
 	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/, mail in on 127.0.0.1:2525)"
 	@echo "make test     ruff and lint-imports, then the whole test suite on SQLite and PostgreSQL (127.0.0.1:5432, database test)"
 	@echo "make bench    every benchmark under bench/ (figures in docs/performance.md)"
 	@echo "make openapi  regenerate openapi.yaml from the app"
+	@echo "make translations  extract the messages into the Japanese catalogs and compile them"
 	@echo "make clean    remove .venv, var/ and caches"
 
 venv: $(STAMP)
@@ -52,6 +53,27 @@ test: lint system-packages
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+
+# The Japanese catalogs (docs/i18n.md): extract each domain's messages, merge them into its ja .po
+# (translate the new empty msgstr there), compile the .mo beside it. The .mo files are committed:
+# a fresh clone, an installed wheel and CI run without a build step, and a test checks each .mo is
+# its .po compiled.
+BABEL := $(BIN)/pybabel
+define catalog
+	mkdir -p $(2)
+	$(BABEL) -q extract -F $(1) -k _ -k lazy_gettext --no-location --sort-output -w 100 \
+		--project=Iridescia -o $(2)/$(3).pot .
+	test -f $(2)/ja/LC_MESSAGES/$(3).po \
+		|| $(BABEL) -q init -i $(2)/$(3).pot -d $(2) -D $(3) -l ja -w 100
+	$(BABEL) -q update -i $(2)/$(3).pot -d $(2) -D $(3) -l ja --no-fuzzy-matching -w 100
+	$(BABEL) -q compile -d $(2) -D $(3) -l ja --use-fuzzy
+	rm $(2)/$(3).pot
+endef
+
+translations: $(STAMP)
+	$(call catalog,babel.cfg,server/translations,messages)
+	$(call catalog,babel-engine.cfg,server/translations,engine)
+	$(call catalog,babel-client.cfg,client/translations,client)
 
 openapi: $(STAMP)
 	$(BIN)/iridescia-server openapi > openapi.yaml.tmp && mv openapi.yaml.tmp openapi.yaml

@@ -45,6 +45,7 @@ from engine.commands import (
 )
 from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
 from engine.text.notation_words import (
+    SYNONYMS,
     USAGE,
     WORDS,
     NotationError,
@@ -58,12 +59,13 @@ from engine.text.notation_words import (
     _player,
     _seat_or_supply,
     _split,
+    command_word,
     meant_word,
 )
 
 __all__ = [
-    "USAGE", "WORDS", "NotationError", "alternatives", "canonical", "format", "format_command",
-    "has_notation", "meant", "parse", "parse_command", "parse_many",
+    "SYNONYMS", "USAGE", "WORDS", "NotationError", "alternatives", "canonical", "command_word",
+    "format", "format_command", "has_notation", "meant", "parse", "parse_command", "parse_many",
 ]
 
 _DICE_ITEMS = ("jolty_jackhammer", "dazzling_dynamite")

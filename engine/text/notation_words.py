@@ -40,6 +40,18 @@ USAGE: dict[str, str] = {
 }
 WORDS: tuple[str, ...] = tuple(USAGE)
 
+# Japanese words for the verbs (issue 30): the rest of the line is the same notation, so a reply
+# written either way works for every player. `help` lists them.
+SYNONYMS: dict[str, str] = {
+    "公開": "reveal", "移動": "move", "採掘": "mine", "売る": "sell", "買う": "buy",
+    "使う": "play", "復元": "restore", "終了": "end",
+}
+
+
+def command_word(token: str) -> str:
+    """The command word a line's first token stands for (`Reveal`, `公開` -> `reveal`)."""
+    return SYNONYMS.get(token, token.lower().replace("_", "-"))
+
 
 class NotationError(ValueError):
     """A line that is not a command; the message quotes the line and says what is accepted."""
@@ -77,6 +89,7 @@ class _Words:
 def _split(line: str) -> _Words:
     if not isinstance(line, str):
         raise NotationError(str(line), "a command is a line of text")
+    line = line.replace("\u3000", " ")  # a Japanese keyboard's wide space parts words too
     try:
         tokens = shlex.split(line, comments=False)
     except ValueError:
@@ -84,7 +97,7 @@ def _split(line: str) -> _Words:
         tokens = [t.strip("'\"") for t in line.split() if t.strip("'\"")]
     if not tokens:
         raise NotationError(line, "an empty line; the commands are " + ", ".join(WORDS))
-    word = tokens[0].lower().replace("_", "-")
+    word = command_word(tokens[0])
     if word not in USAGE:
         raise NotationError(
             line, f"unknown command {tokens[0]!r}; the commands are {', '.join(WORDS)}"

@@ -25,7 +25,14 @@ from dataclasses import dataclass, field
 
 import engine
 from engine.commands import Command, GiveGem
-from engine.text.notation import NotationError, alternatives, format, meant, parse_many
+from engine.text.notation import (
+    NotationError,
+    alternatives,
+    command_word,
+    format,
+    meant,
+    parse_many,
+)
 
 # The interruptions a line may answer, by the command word that answers each.
 ANSWERS = {"choose": "choose_gem", "give": "give_gem", "discard-objective": "discard_objective"}
@@ -40,8 +47,8 @@ class ScriptLine:
     @property
     def answers(self) -> str | None:
         """The interruption this line answers (the pending kind), None for a turn's step."""
-        first = alternatives(self.text)[0].split()[0].lower() if self.text.split() else ""
-        return None if self.error else ANSWERS.get(first.replace("_", "-"))
+        first = command_word(alternatives(self.text)[0].split()[0]) if self.text.split() else ""
+        return None if self.error else ANSWERS.get(first)
 
 
 @dataclass(frozen=True)

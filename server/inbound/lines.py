@@ -57,7 +57,7 @@ def classify(text: str, number: int, seat: int | None, names=None) -> Line:
     first, _, rest = text.strip().partition(" ")
     if first.lower() in WORDS_WITH_ARGUMENT:
         return Line(number, text, "word", word=first.lower(), argument=rest.strip())
-    firsts = [part.split()[0].lower().replace("_", "-") for part in notation.alternatives(text)]
+    firsts = [notation.command_word(part.split()[0]) for part in notation.alternatives(text)]
     if firsts and all(word in notation.WORDS for word in firsts):
         return Line(number, text, "command")
     guess = notation.meant(text, names, extra=MAIL_WORDS[:3] + WORDS_WITH_ARGUMENT)

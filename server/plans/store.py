@@ -43,7 +43,7 @@ def plan_lines(lines: list[str], names=None) -> list[str]:
         if len(text) > LONGEST_LINE:
             raise PlanRefused(f"line {number} is longer than {LONGEST_LINE} characters")
         for choice in notation.alternatives(text):
-            word = choice.split()[0].lower().replace("_", "-")
+            word = notation.command_word(choice.split()[0])
             if word not in notation.WORDS:
                 guess = notation.meant(choice, names)
                 hint = (f"did you mean `{guess}`?" if guess else

@@ -78,6 +78,14 @@ class User(SQLModel, table=True):
     digest_hour: int = Field(default=8, sa_column_kwargs={"server_default": "8"})
     quiet_hours: str | None = Field(default=None, max_length=5)
     next_digest_at: datetime | None = _time(index=True)
+    # The language of their pages, mails and answers (server/i18n.py): "en" or "ja"; None until
+    # they choose one (the page then follows the browser's Accept-Language, mail is English).
+    language: str | None = Field(default=None, max_length=8)
+    # The digital edition's display settings (engine/view.py orders the tiles and relics by
+    # them): tiles by the gem shown on them or by region, relics by gem type or by category.
+    tile_sort: str = Field(default="gem", max_length=10, sa_column_kwargs={"server_default": "gem"})
+    relic_sort: str = Field(default="gem", max_length=10,
+                            sa_column_kwargs={"server_default": "gem"})
 
 
 class Game(SQLModel, table=True):

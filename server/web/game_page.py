@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import get_locale
 from sqlmodel import select
 
 import engine
 from engine.text.narrate import narrate
+from server import i18n
 from server.games import lobby, service
 from server.games.legality import offered
 from server.picture.svg import board_svg
@@ -40,7 +42,8 @@ def stories(session, game: Game, seat: int | None, names: dict[int, str], after:
         .where(Event.game_id == game.id, Event.seq > after, Event.seq <= upto)
         .order_by(Event.seq)  # type: ignore[arg-type]
     ).all()
-    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat)
+    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat,
+                   translations=i18n.engine_catalog(str(get_locale())))
     return told[-turns:] if turns else told
 
 
@@ -65,7 +68,8 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
     now = game.version
     shown = now if at is None else at
     state = service.load_state(session, game, shown)
-    view = engine.view(state, seat)
+    view = engine.view(state, seat, tile_sort=getattr(user, "tile_sort", None),
+                       relic_sort=getattr(user, "relic_sort", None))
     title = f"Gems of Iridescia, game {game.id}, after event {shown} of {now}"
     context.update(
         svg=board_svg(view, names, title),

@@ -94,8 +94,9 @@ class View(MethodView):
                 response.headers["ETag"] = etag
                 return response
             state = service.load_state(connection, game, version)
+            sorts = posting.viewer_sorts(connection)
 
-        body = seat_kinds.with_bot_kinds(engine.view(state, seat))
+        body = seat_kinds.with_bot_kinds(engine.view(state, seat, **sorts))
         body["version"] = version
         return plain_json(body, 200, {"ETag": etag})
 

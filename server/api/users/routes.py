@@ -43,7 +43,8 @@ def user_json(user: User) -> dict:
             "preferences": {"email": user.email_preference,
                             "removals": "choose" if user.choose_removals else "automatic",
                             "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
-                            "time_zone": user.time_zone}}
+                            "time_zone": user.time_zone, "language": user.language,
+                            "tile_sort": user.tile_sort, "relic_sort": user.relic_sort}}
 
 
 def _on_its_way(email: str) -> str:
@@ -179,8 +180,8 @@ class Preferences(MethodView):
                      e422="invalid request: email: Must be one of: every_turn, reminders, none.")
     def patch(self, data: dict):
         """Set your preferences: which mail (every turn, a daily digest, reminders only, none),
-        the digest's hour, quiet hours and time zone, and whether you choose your own removal
-        turns. A game of your own choice: PUT /games/{id}/notifications."""
+        the digest's hour, quiet hours and time zone, whether you choose your own removal
+        turns, your language (en, ja) and how your tiles and relics are sorted. A game of your own choice: PUT /games/{id}/notifications."""
         user = require_user()
         session = db_session()
         if "removals" in data:
@@ -189,6 +190,9 @@ class Preferences(MethodView):
             user.time_zone = data["time_zone"]
         if "quiet_hours" in data:
             user.quiet_hours = data["quiet_hours"] or None
+        for choice in ("language", "tile_sort", "relic_sort"):
+            if choice in data:
+                setattr(user, choice, data[choice])
         mail_choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
                        digest_hour=data.get("digest_hour"))
         session.add(user)
