@@ -322,18 +322,40 @@ def has_notation(command: Command) -> bool:
 
 def format(command: Command, names: Mapping[int, str] | None = None) -> str:
     """The canonical line for `command` (what `legal` prints and `parse` reads back); with
-    `names` (the players' names by seat), other players are written by name."""
+    `names` (the players' names by seat), the line a person reads: other players by name, and
+    items, relics and objectives by their printed names (`buy Axe of Awesomeness`), which
+    `parse` reads back just as well."""
     formatter = _FORMATTERS.get(type(command))
     if formatter is None:
         raise ValueError(f"{command.type} is played by the server, it has no notation")
     words = formatter(canonical(command))
-    if names:
-        seat_at = {GiveGem: "--to", PlayItem: "--target"}.get(type(command))
-        if seat_at in words:
-            at = words.index(seat_at) + 1
-            if words[at].isdigit() and int(words[at]) in names:
-                words[at] = names[int(words[at])]
-    return shlex.join(words)
+    if names is None:
+        return shlex.join(words)
+    seat_at = {GiveGem: "--to", PlayItem: "--target"}.get(type(command))
+    if seat_at in words:
+        at = words.index(seat_at) + 1
+        if words[at].isdigit() and int(words[at]) in names:
+            words[at] = names[int(words[at])]
+    card = _CARD_TABLES.get(type(command))
+    if card is not None and words[1] in card:
+        # The card's name stands unquoted: its words are read back joined (`_joined`).
+        return " ".join([words[0], card[words[1]].name,
+                         shlex.join(_named_options(words[2:]))]).rstrip()
+    return shlex.join(_named_options(words))
+
+
+_CARD_TABLES: dict[type, Mapping] = {Buy: ITEMS, PlayItem: ITEMS, Restore: RELICS,
+                                     DiscardObjective: OBJECTIVES}
+
+
+def _named_options(words: list[str]) -> list[str]:
+    """Option values that are cards, by name (`--relic 'Book of Iridescia'`)."""
+    named = list(words)
+    for at, word in enumerate(named[:-1]):
+        table = {"--relic": RELICS, "--item": ITEMS}.get(word)
+        if table is not None and named[at + 1] in table:
+            named[at + 1] = table[named[at + 1]].name
+    return named
 
 
 def _play_words(c: PlayItem) -> list[str]:

@@ -4,13 +4,28 @@ server's reason, dropped."""
 from __future__ import annotations
 
 import json
+import time
+
+import pytest
 
 from tests.client.test_end_to_end import game_json, profile_runner, register
 
 PLAN = ["move 3c or move 3d", "choose emerald", "mine", "keep", "end"]
+REVEALS = "reveal 1b or reveal 1c or reveal 1d or reveal 1e or reveal 2b or reveal 2c"
 
 
-def test_a_plan_is_kept_shown_refused_and_dropped(run, live):
+@pytest.fixture
+def live_on(tmp_path, database_url):
+    """The real server over HTTP on each database, its scheduler loop playing what is due."""
+    from tests.client.live import LiveServer
+
+    server = LiveServer(tmp_path, database_url)
+    yield server
+    server.close()
+
+
+def test_a_plan_is_kept_shown_refused_dropped_and_played(run, live_on):
+    live = live_on
     cli = profile_runner(run, live)
     register(cli, "ada", "Ada")
     register(cli, "bob", "Bob")
@@ -46,3 +61,15 @@ def test_a_plan_is_kept_shown_refused_and_dropped(run, live):
     assert cli(waiting, "plan", game).output == f"Error: not found: you have no plan in game {game}\n"
     misuse = cli(waiting, "plan", game, "end", "--clear")
     assert misuse.exit_code == 2 and "--clear takes no LINE" in misuse.output
+
+    # Kept again, then played by the server's scheduler loop as soon as the turn comes.
+    assert cli(waiting, "plan", game, REVEALS).exit_code == 0
+    assert cli(mover, "autoplay", game, "--policy", "greedy", "--seed", "2",
+               "--quiet").exit_code == 0
+    for _ in range(200):
+        if cli(waiting, "plan", game).exit_code == 1:
+            break
+        time.sleep(0.05)
+    assert game_json(cli, waiting, game)["is_my_turn"]
+    legal = cli(waiting, "legal", game).output
+    assert "move " in legal and "reveal " not in legal  # the plan's reveal was played

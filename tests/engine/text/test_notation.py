@@ -44,6 +44,9 @@ def legal_commands_of_random_games(games_per_table: int = 3):
                     yield state, engine.legal_commands(state, seat)
 
 
+READERS = {0: "Ada", 1: "Ben Okafor", 2: "Chloé", 3: "Dee"}
+
+
 def test_every_legal_command_of_random_games_reads_back_from_its_line():
     kinds = set()
     checked = 0
@@ -61,6 +64,9 @@ def test_every_legal_command_of_random_games_reads_back_from_its_line():
             if command.seat not in seen_by:
                 seen_by[command.seat] = engine.view(state, command.seat)
             assert parse(line, command.seat, view=seen_by[command.seat]) == canonical(command)
+            # As a person reads it (players and cards by name), it reads back the same.
+            named = notation.format(command, READERS)
+            assert parse(named, command.seat, names=READERS) == canonical(command), named
             kinds.add(command.type)
             checked += 1
     assert checked > 10_000
@@ -215,6 +221,7 @@ def test_names_are_written_back_and_read_again():
 
 
 def test_cards_by_their_printed_names():
+    assert notation.format(parse("buy axe_of_awesomeness", 0), NAMES) == "buy Axe of Awesomeness"
     assert parse("buy Axe of Awesomeness", 0).item == "axe_of_awesomeness"
     assert parse("restore The Book of Iridescia", 0).relic == "book_of_iridescia"
 
