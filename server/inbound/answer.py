@@ -33,6 +33,8 @@ HELP = """The words you can send, one per line (a # starts a comment):
     legal     what you may type now
     board     the board, as `show`
     explain NAME   what a card does (an item, objective, relic or tile)
+    plan clear     drop your plan (commands sent when it is not your turn are
+                   kept as your plan, played when your turn comes)
     say TEXT  a message to the other players (shown in their next email)
     help      this list
     stop      no more email about this game

@@ -17,7 +17,8 @@ from engine.text import notation
 from server.inbound.table_words import is_table_word
 
 # The mail words beyond the game's commands (docs/mail.md); `board` is `show`.
-MAIL_WORDS = ("show", "board", "legal", "help", "join", "new solo", "stop", "unsubscribe")
+MAIL_WORDS = ("show", "board", "legal", "help", "join", "new solo", "stop", "unsubscribe",
+              "plan clear")
 # Words followed by what they are about: `explain wishing well`.
 WORDS_WITH_ARGUMENT = ("explain",)
 

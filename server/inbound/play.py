@@ -29,6 +29,7 @@ from server.games import service
 from server.inbound import table_words
 from server.inbound.lines import Line
 from server.inbound.table_words import is_table_word
+from server.plans import store as plans
 from server.storage.db import session_scope
 from server.storage.models import Event, Game, IdempotencyRecord, Seat, User
 
@@ -75,6 +76,8 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
         report.words.append(line.word or "")
         if line.word == "explain":
             report.explained.append(line.argument)
+        elif line.word == "plan clear":
+            report.notes.append(_clear_plan(db, game_id, seat))
         elif line.word in ("stop", "unsubscribe"):
             _stop(db, user_id, game_id, everything=line.word == "unsubscribe")
         elif is_table_word(line.word or ""):
@@ -193,6 +196,12 @@ def _still_applies(session, game: Game, script: Script, report: PlayReport) -> b
         + ": nothing was played. What changed since is told below; look at the board and send "
         "your commands again, replying to this email")
     return False
+
+
+def _clear_plan(db, game_id: str, seat: int) -> str:
+    with session_scope(db) as session:
+        had = plans.clear(session, game_id, seat)
+    return "Your plan is dropped." if had else "You had no plan in this game."
 
 
 def _stop(db, user_id: int, game_id: str, everything: bool) -> None:

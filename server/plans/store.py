@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import bindparam, delete, select
 
 from engine.text import notation
 from engine.text.wording import clean
 from server.storage.db import sql
 from server.storage.models import Game, Plan, Seat, User
+from server.storage.prepared import Prepared
 
 MOST_LINES = 30
 LONGEST_LINE = 200
@@ -100,9 +101,13 @@ def clear(unit, game_id: str, seat: int) -> bool:
     return bool(result.rowcount)
 
 
+# Asked after every command (server/plans/reactions.py): a prepared statement, as the command
+# post's own (server/storage/prepared.py).
+_PLANNED_SEATS = Prepared(select(Plan.seat).where(Plan.game_id == bindparam("game_id")))
+
+
 def planned_seats(unit, game_id: str) -> list[int]:
-    return [seat for (seat,) in sql(unit).execute(
-        select(Plan.seat).where(Plan.game_id == game_id))]
+    return [row.seat for row in _PLANNED_SEATS.all(sql(unit), {"game_id": game_id})]
 
 
 def take(unit, game_id: str, seat: int) -> tuple[int, list[str]] | None:

@@ -158,3 +158,14 @@ def test_a_reply_with_a_typo_is_not_kept_as_a_plan(post, table, duel, app):
     assert ('your lines were not kept as your plan: line 2, "mvoe 2f", is not a command: did '
             "you mean `move 2f`?") in answer
     assert plan_row(app, duel.game_id, the_planners_seat(duel)) is None
+
+
+def test_a_plan_is_dropped_by_mail(post, table, duel, app):
+    started = post.latest(duel.other.email, duel.game_id)
+    assert post.ingest(reply(started, REVEALS)).status == "planned"
+    post.deliver()
+    dropped = post.ingest(reply(post.latest(duel.other.email, "Re:"), "plan clear"))
+    post.deliver()
+    assert dropped.status == "answered"
+    assert "Your plan is dropped." in answer_to(post, duel.other.email)
+    assert plan_row(app, duel.game_id, the_planners_seat(duel)) is None
