@@ -24,6 +24,7 @@ from server.messages import service as messages
 from server.plans import store as plans
 from server.storage.db import session_scope
 from server.storage.models import Game, Invitation, Seat, User, utcnow
+from server.users import verification
 
 log = logging.getLogger(__name__)
 
@@ -219,9 +220,9 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
         user = session.get(User, user_id) if user_id is not None else None
         if user is None:
             user = _new_account(session, letter)
-        elif getattr(user, "verified_at", True) is None:
-            # The invitation's signed address was mailed to this address only: it is theirs.
-            user.verified_at = now
+        elif verification.claim_by_mail(user, now):
+            # The invitation's signed address was mailed to this address only: it is theirs,
+            # and whoever registered it unconfirmed loses the token (server/users).
             session.add(user)
         game = session.get(Game, token.game_id)
         try:

@@ -42,7 +42,8 @@ def assert_played_and_told(post, table, duel, app):
     assert engine.current_player(state) == seat  # the rest of the turn is theirs, as usual
     assert state.turn.phase != "reveal", "the plan's reveal was played"
     assert plan_row(app, duel.game_id, seat) is None  # a plan is played once
-    mail = text_of(post.latest(duel.other.email, "your turn"))
+    mail = text_of(next(m for m in reversed(post.mail_to(duel.other.email))
+                        if "your turn" in str(m["Subject"]).lower()))
     played = mail.split("Your plan played:\n", 1)[1]
     assert re.match(r"  - reveal \d\w\n", played), played
     assert ("Left of your plan, not played (line 2, \"restore The Book of Iridescia\": "

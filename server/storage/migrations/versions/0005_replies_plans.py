@@ -1,7 +1,7 @@
 """plans: the lines a player leaves for their next turn
 
 Revision ID: 0005_replies_plans
-Revises: 0005_i18n_language_sorts
+Revises: 0005_hardening_sessions
 Create Date: 2026-12-02 02:30:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0005_replies_plans'
-down_revision = '0005_i18n_language_sorts'
+down_revision = '0005_hardening_sessions'
 branch_labels = None
 depends_on = None
 
