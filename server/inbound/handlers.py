@@ -21,8 +21,10 @@ from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
 from server.mail import reply_addresses
 from server.messages import service as messages
+from server.plans import store as plans
 from server.storage.db import session_scope
 from server.storage.models import Game, Invitation, Seat, User, utcnow
+from server.users import verification
 
 log = logging.getLogger(__name__)
 
@@ -104,26 +106,37 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
     with session_scope(db) as session:
         game = session.get(Game, token.game_id)
         seat = _seat_of(session, token.game_id, user.id) if game else None
+        names = plans.seat_names(session, game.id) if seat is not None else {}
     if game is None or seat is None:
         return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
                       now)
-    said, lines = split_said(read_lines(letter.lines, seat.seat))
+    said, lines = split_said(read_lines(letter.lines, seat.seat, names))
     told = _post_said(app, db, game.id, user.id, letter.message_key, said, now)
     before, to_run, after = split_around_commands(lines)
-    report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
-                       to_run, now)
+    commands = [line for line in to_run if line.kind != "word"]
+    if commands and game.status == "active" and game.current_seat != seat.seat:
+        # Not their turn: the commands are kept as their plan, played when the turn comes.
+        words = [line for line in to_run if line.kind == "word"]
+        report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
+                           words, now, names)
+        planned = _keep_plan(db, game.id, seat.seat, user.id, commands, now)
+    else:
+        planned = None
+        report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
+                           to_run, now, names)
     with session_scope(db) as session:
         game = session.get(Game, game.id)
         context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
             else {}
         intro = " ".join(report.notes) or _stopped_note(report.words) or (
             "" if to_run or said else "Your mail had no command in it.")
+        run = answer.run_sections(session, game, seat.seat, report, planned)
         text = answer.render_answer(
             name=user.name,
             intro=intro,
             said=told,
             skipped_before=[line.text for line in before],
-            applied=[line.text for line in report.applied],
+            applied=report.played,
             refused=answer._quoted(report.refused) if report.refused else "",
             reason=report.reason or "",
             not_run=[line.text for line in report.not_run],
@@ -131,21 +144,37 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             happened=answer.describe_events(session, game, report.events, seat.seat)
             if report.events else [],
             help=answer.HELP if "help" in report.words else "",
+            **run,
             **context,
         )
-        status = ("stopped" if report.refused else "applied" if report.applied
-                  else "said" if said else "answered")
+        status = ("planned" if planned and not isinstance(planned, str)
+                  else "stopped" if report.refused or isinstance(planned, str)
+                  else "applied" if report.applied else "said" if said else "answered")
         detail = (f"line {report.refused.number} {report.refused.text!r}: {report.reason}"
-                  if report.refused else f"{len(report.applied)} command(s) applied")
+                  if report.refused else f"plan not kept: {planned}" if isinstance(planned, str)
+                  else f"plan of {len(planned)} line(s) kept" if planned
+                  else f"{len(report.played)} command(s) applied")
         if said:
             detail += f"; {sum(t.startswith('Posted') for t in told)} of {len(said)} message(s) posted"
         finish(session, record_id, status, detail, user_id=user.id, game_id=game.id,
-               applied=[line.text for line in report.applied])
+               applied=report.played)
         answer.queue_answer(session, letter, user.email, answer.subject_for(
             letter, f"Gems of Iridescia {game.id}"), text, now, user_id=user.id, game_id=game.id,
             version=game.version, seat=seat.seat,
             html_body=answer.html_with_picture(text, context, game, user))
     return _outcome(status, detail)
+
+
+def _keep_plan(db, game_id: str, seat: int, user_id: int, commands: list, now: datetime):
+    """The lines kept as the seat's plan, or why they were not (a str)."""
+    with session_scope(db) as session:
+        game = session.get(Game, game_id)
+        try:
+            return plans.save(session, game, seat, user_id, [line.text for line in commands],
+                              now, "mail").lines
+        except plans.PlanRefused as error:
+            session.rollback()
+            return error.message
 
 
 def _stopped_note(words: list[str]) -> str:
@@ -191,9 +220,9 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
         user = session.get(User, user_id) if user_id is not None else None
         if user is None:
             user = _new_account(session, letter)
-        elif getattr(user, "verified_at", True) is None:
-            # The invitation's signed address was mailed to this address only: it is theirs.
-            user.verified_at = now
+        elif verification.claim_by_mail(user, now):
+            # The invitation's signed address was mailed to this address only: it is theirs,
+            # and whoever registered it unconfirmed loses the token (server/users).
             session.add(user)
         game = session.get(Game, token.game_id)
         try:

@@ -116,6 +116,10 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str, mail_from
     automatic = letter.automatic or _ours(letter.sender, base, config)
     if automatic:
         return _record(db, letter, way_in, now, user_id, Outcome("ignored", automatic))
+    if user_id is not None and _disabled(db, user_id):
+        # no play, no talk, no answer: the operator stopped this account
+        return _record(db, letter, way_in, now, user_id, Outcome(
+            "dropped", f"the account of {letter.sender} was disabled by an operator"))
     if user_id is None and not token.startswith("join-"):
         return _record(db, letter, way_in, now, None,
                        Outcome("dropped", f"{letter.sender} is not registered"))
@@ -146,6 +150,11 @@ def _user_id(db, sender: str) -> int | None:
         return None
     with session_scope(db) as session:
         return session.exec(select(User.id).where(User.email == sender)).first()
+
+
+def _disabled(db, user_id: int) -> bool:
+    with session_scope(db) as session:
+        return session.get(User, user_id).disabled_at is not None
 
 
 def _record(db, letter: Letter, way_in: str, now, user_id: int | None,

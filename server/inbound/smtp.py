@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from aiosmtpd.smtp import SMTP
 
 from server.inbound.ingest import ingest
+from server.inbound.tls import server_context
+from server.mail.reply_addresses import ReplyBase
 
 log = logging.getLogger(__name__)
 MAX_SESSIONS = 50
@@ -116,10 +118,14 @@ def start_receiver(app, address: tuple[str, int]):
             return LimitedSMTP(self.handler, **self.SMTP_kwargs)
 
     host, port = address
+    # STARTTLS offered (server/inbound/tls.py), never required.
+    tls = server_context(app.config.get("INBOUND_TLS_CERT", ""),
+                         app.config.get("INBOUND_TLS_KEY", ""),
+                         hostname=ReplyBase.parse(app.config["REPLY_ADDRESS"]).domain)
     controller = LimitedController(
         IngestingHandler(app), hostname=host, port=port,
         data_size_limit=app.config["MAX_INBOUND_BYTES"] + HEADROOM, timeout=IDLE_SECONDS,
-        server_hostname="iridescia")
+        server_hostname="iridescia", tls_context=tls, require_starttls=False)
     controller.start()
     app.extensions["iridescia_smtp_receiver"] = controller
     log.warning("receiving mail by SMTP on %s:%d (IRIDESCIA_INBOUND_SMTP)", host, port)

@@ -164,6 +164,20 @@ class Vacation(SQLModel, table=True):
     ends_at: datetime = _time(nullable=False)
 
 
+class Plan(SQLModel, table=True):
+    """The lines a player left for their next turn (server/plans/), played when it comes. Its
+    player's alone: no view, feed, export, page or mail of another seat reads this table."""
+
+    __tablename__ = "plans"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    lines: list[str] = _json()
+    source: str = Field(max_length=10)  # mail | page | api (the CLI's is the API's)
+    made_at: datetime = _time(nullable=False)
+
+
 class Invitation(SQLModel, table=True):
     """Every invitation asked for; ``mailed`` says whether its mail was queued (the limits of
     server/games/invitation_limits.py count both)."""
@@ -379,3 +393,18 @@ class WebhookDelivery(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     created_at: datetime = _time(nullable=False)
     sent_at: datetime | None = _time()
+
+
+class PageSession(SQLModel, table=True):
+    """A browser signed in on the pages (server/users/sign_in.py). Its cookie carries the
+    session's secret id, of which only the hash is kept; the row says whether it is still on:
+    signing out ends it here, so a copy of the cookie is worth nothing after. A session started
+    by a sign-in link records the link's digest, unique: each link starts one session only."""
+
+    __tablename__ = "page_sessions"
+
+    id_hash: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    link_digest: str | None = Field(default=None, max_length=64, unique=True)
+    created_at: datetime = _time(nullable=False)
+    ended_at: datetime | None = _time()
