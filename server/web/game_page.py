@@ -16,6 +16,7 @@ from server import i18n
 from server.games import lobby, service
 from server.games.legality import offered
 from server.picture.svg.symbols import GEM_COLOURS, GEM_LETTERS, player_colour
+from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
 from server.web.board import board_controls, web_board_svg
 from server.web.commands import placed
@@ -92,6 +93,10 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
                                                                                    user),
                                "gem_colours": GEM_COLOURS, "gem_letters": GEM_LETTERS,
                                "turns": [], "replay_index": None}
+    # The viewer's own plan only (server/plans/): nobody else's page shows it.
+    context["plan_form"] = (user is not None and seat is not None and game.status == "active"
+                            and game.current_seat != seat)
+    context["plan"] = plans.get(session, game.id, seat) if context["plan_form"] else None
     if game.version == 0:
         return context
     now = game.version
