@@ -1,7 +1,7 @@
 """bounces: each one recorded, and since when an account's address bounces
 
 Revision ID: 0006_mail_out_bounces
-Revises: 0005_hardening_sessions
+Revises: 0005_replies_plans
 Create Date: 2026-12-02 03:05:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0006_mail_out_bounces'
-down_revision = '0005_hardening_sessions'
+down_revision = '0005_replies_plans'
 branch_labels = None
 depends_on = None
 
