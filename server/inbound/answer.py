@@ -13,6 +13,7 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
+from engine.text import card_help
 from engine.text.narrate import narrate_lines
 from server.games import service
 from server.inbound.letter import Letter
@@ -29,6 +30,10 @@ HELP = """The words you can send, one per line (a # starts a comment):
     reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
     show      the board (every answer shows it anyway)
     legal     what you may type now
+    board     the board, as `show`
+    explain NAME   what a card does (an item, objective, relic or tile)
+    plan clear     drop your plan (commands sent when it is not your turn are
+                   kept as your plan, played when your turn comes)
     say TEXT  a message to the other players (shown in their next email)
     help      this list
     stop      no more email about this game
@@ -54,7 +59,7 @@ def game_context(session, game: Game, seat: int, name: str) -> dict:
     view = engine.view(state, seat)
     names = seat_names(session, game, game.version)
     over = engine.is_terminal(state)
-    legal = [] if over else typed_lines(state, seat)
+    legal = [] if over else typed_lines(state, seat, names)
     waiting = ""
     if over:
         waiting = f"Game {game.id} is over."
@@ -86,10 +91,36 @@ def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[st
     return narrate_lines([row["payload"] for row in rows], names, seat)
 
 
+def run_sections(session, game: Game, seat: int, report, planned) -> dict:
+    """What the run of the reply's lines adds to the answer: the interruption answers never
+    asked for, what changed since a stale email (narrated as this seat may know it), the plan
+    kept, the cards explained."""
+    names = seat_names(session, game, game.version)
+    explained = []
+    for wanted in report.explained:
+        try:
+            explained += card_help.explain_lines(card_help.find(wanted, game.rules_version))
+        except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
+            explained.append(f"explain {wanted}: {str(error).strip(chr(39) + chr(34))}")
+        explained.append("")
+    if "explain" in report.words and not report.explained:
+        explained = ["explain NAME tells what a card does: explain wishing well"]
+    return {
+        "caught_up": report.caught_up,
+        "unused": [line.text for line in report.unused],
+        "changed": narrate_lines(report.changed, names, seat) if report.changed else [],
+        "plan": planned if isinstance(planned, list) else [],
+        "plan_refused": planned if isinstance(planned, str) else "",
+        "explained": [line for line in explained[:-1]] if explained and not explained[-1]
+        else explained,
+    }
+
+
 def render_answer(**values) -> str:
     context = {"intro": "", "said": [], "skipped_before": [], "applied": [], "refused": "", "reason": "",
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
-               "score_lines": [], "legal": [], "waiting": "", "name": ""}
+               "score_lines": [], "legal": [], "waiting": "", "name": "", "caught_up": False,
+               "unused": [], "changed": [], "plan": [], "plan_refused": "", "explained": []}
     context.update(values)
     # Within 76 columns, like the game's emails (the intro may hold a list: keep its lines).
     context["intro"] = "\n".join(

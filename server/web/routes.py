@@ -25,6 +25,7 @@ from server.messages import service as messages
 from server.notifications.context import seat_names as mail_seat_names
 from server.picture import cache as pictures
 from server.picture.raster import board_png
+from server.plans import store as plans
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
 from server.users import account_mail, sign_in
@@ -220,8 +221,9 @@ def _replay_position(game: Game) -> tuple[int | None, int | None]:
 
 
 def render_game(session, game: Game, user: User | None, seat: int | None, **extra):
-    if game.status == "open":
-        return render_template("lobby.html", **lobby_context(session, game, user, seat))
+    if game.status == "open":  # seats are numbered at the start: membership is the Seat row
+        member = lobby.seat_of(session, game, user) if user is not None else None
+        return render_template("lobby.html", **lobby_context(session, game, user, member))
     at, turn = _replay_position(game)
     context = page_context(session, game, user, seat, at, turn)
     if game.status == "finished":
@@ -355,6 +357,34 @@ def seated_player(session, game_id: str) -> tuple[User, Game]:
     if seat is None:
         fail(403, f"you do not play in game {game.id}")
     return user, game
+
+
+@blp.post("/games/<game_id>/plan")
+def set_plan(game_id: str):
+    """The game page's plan form: PUT /api/v1/games/<id>/plan's checks (server/plans/)."""
+
+    session = db_session()
+    user, game = seated_player(session, game_id)
+    _user, _game, seat = _viewer(session, game_id)
+    try:
+        plans.save(session, game, seat, user.id, (request.form.get("lines") or "").splitlines(),
+                   utcnow(), "page")
+    except plans.PlanRefused as error:
+        session.rollback()
+        fail(error.status, f"{error.message} (your plan was not kept: go back to keep its text)")
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id) + "#plan", 303)
+
+
+@blp.post("/games/<game_id>/plan/remove")
+def remove_plan(game_id: str):
+
+    session = db_session()
+    _user, game, seat = _viewer(session, game_id)
+    seated_player(session, game_id)
+    plans.clear(session, game.id, seat)
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id), 303)
 
 
 @blp.post("/games/<game_id>/webhook")
