@@ -6,6 +6,7 @@ import click
 
 from client import config
 from client.app import App, emit_json, example, json_option, pass_app
+from engine.bots.levels import NAMES as LEVEL_NAMES
 
 EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
 
@@ -137,17 +138,22 @@ NOTIFY = {"every": "every_turn", "digest": "digest", "reminders": "reminders", "
     help="Once you have finished: automatic (the server removes a tile after the game's "
          "removal grace) or choose (you choose; the server decides at your turn deadline).",
 )
+@click.option("--stand-in", "stand_in", type=click.Choice(LEVEL_NAMES, case_sensitive=False),
+              help="Who plays your turn when its deadline passes, in every game where you chose "
+                   "no other: the bot level easy (spends nothing), medium or hard.")
 @json_option
 @pass_app
 @example("""
 iridescia prefs --email reminders --removals choose
+iridescia prefs --stand-in medium
 iridescia prefs --notify digest --digest-hour 8 --quiet 22-7 --timezone Europe/Paris
 iridescia prefs --game k3x9q2ab --notify every
 """)
 def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int | None,
           quiet: str | None, time_zone: str | None, game: str | None, removals: str | None,
-          as_json: bool) -> None:
-    """Show or change your preferences: which mail, when, and who chooses your removal turns."""
+          stand_in: str | None, as_json: bool) -> None:
+    """Show or change your preferences: which mail, when, who chooses your removal turns, and
+    who plays your turn when its deadline passes."""
     api = app.api()
     if email_pref and notify:
         raise click.UsageError("give --email or --notify, not both")
@@ -164,10 +170,10 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
             emit_json(shown)
             return
         click.echo(f"game {game}: email: {shown.get('email') or 'as your account'}")
-        if digest_hour is None and not (quiet or time_zone or removals):
+        if digest_hour is None and not (quiet or time_zone or removals or stand_in):
             return
         choice = None
-    changes = {k: v for k, v in (("email", choice), ("removals", removals),
+    changes = {k: v for k, v in (("email", choice), ("removals", removals), ("stand_in", stand_in),
                                  ("digest_hour", digest_hour), ("time_zone", time_zone))
                if v is not None}
     if quiet is not None:
@@ -183,6 +189,8 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
     click.echo(f"email: {preferences.get('email', '?')}")
     if "removals" in preferences:
         click.echo(f"removals: {preferences['removals']}")
+    if "stand_in" in preferences:
+        click.echo(f"stand-in at the deadline: {preferences['stand_in']}")
     if preferences.get("email") == "digest":
         click.echo(f"digest at: {preferences.get('digest_hour')}:00")
     if preferences.get("quiet_hours"):

@@ -22,6 +22,7 @@ from server.api.users.schemas import (
     UserCreateSchema,
     UserSchema,
 )
+from server.games.seat_kinds import stand_in
 from server.http.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
 from server.http.errors import fail
 from server.http.parsing import Blueprint
@@ -42,6 +43,7 @@ def user_json(user: User) -> dict:
             "verified": user.verified_at is not None,
             "preferences": {"email": user.email_preference,
                             "removals": "choose" if user.choose_removals else "automatic",
+                            "stand_in": stand_in(user.stand_in),
                             "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
                             "time_zone": user.time_zone}}
 
@@ -179,12 +181,14 @@ class Preferences(MethodView):
                      e422="invalid request: email: Must be one of: every_turn, reminders, none.")
     def patch(self, data: dict):
         """Set your preferences: which mail (every turn, a daily digest, reminders only, none),
-        the digest's hour, quiet hours and time zone, and whether you choose your own removal
-        turns. A game of your own choice: PUT /games/{id}/notifications."""
+        the digest's hour, quiet hours and time zone, whether you choose your own removal
+        turns, and your stand-in (the bot level that plays your turn when its deadline passes). A game of your own choice: PUT /games/{id}/notifications."""
         user = require_user()
         session = db_session()
         if "removals" in data:
             user.choose_removals = data["removals"] == "choose"
+        if "stand_in" in data:
+            user.stand_in = data["stand_in"]
         if "time_zone" in data:
             user.time_zone = data["time_zone"]
         if "quiet_hours" in data:
