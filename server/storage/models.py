@@ -67,6 +67,9 @@ class User(SQLModel, table=True):
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
     disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
+    # Since when mail to the address bounces (server/inbound/bounces.py: a hard bounce, or 3
+    # soft ones in 7 days): no game mail goes to it until its owner confirms it again.
+    email_bouncing_at: datetime | None = _time()
     # On vacation until then (server/vacations): no automatic turns, no reminders, the clocks
     # of the turns waiting for them stopped. Past: back.
     away_until: datetime | None = _time()
@@ -408,3 +411,17 @@ class PageSession(SQLModel, table=True):
     link_digest: str | None = Field(default=None, max_length=64, unique=True)
     created_at: datetime = _time(nullable=False)
     ended_at: datetime | None = _time()
+
+
+class MailBounce(SQLModel, table=True):
+    """A bounce of our mail to an account's address (server/inbound/bounces.py): a DSN or a
+    mail to a message's VERP envelope sender, by whichever way it came in."""
+
+    __tablename__ = "mail_bounces"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    email: str = Field(max_length=254)
+    hard: bool
+    detail: str = Field(default="", max_length=500)
+    at: datetime = _time(nullable=False)

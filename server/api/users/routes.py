@@ -30,6 +30,7 @@ from server.storage.db import db_session
 from server.storage.models import User, utcnow
 from server.users import account_mail, mail_choices, verification
 from server.users.accounts import AlreadyRegistered, by_email, register_user
+from server.users.mail_status import email_status
 
 blp = Blueprint("users", __name__, description="Accounts and API tokens")
 
@@ -40,6 +41,7 @@ LOCATION_HEADER = location(f"{ME}: the account")
 def user_json(user: User) -> dict:
     return {"id": user.id, "name": user.name, "email": user.email,
             "verified": user.verified_at is not None,
+            "email_status": email_status(user),
             "preferences": {"email": user.email_preference,
                             "removals": "choose" if user.choose_removals else "automatic",
                             "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
@@ -143,7 +145,7 @@ class Verification(MethodView):
     def post(self):
         """Mail a new confirmation link to your address."""
         user = require_user()
-        if user.verified_at is not None:
+        if user.verified_at is not None and user.email_bouncing_at is None:
             fail(409, f"{user.email} is confirmed already")
         session = db_session()
         if not account_mail.confirmation(session, user, utcnow()):

@@ -104,6 +104,12 @@ class UserSchema(ma.Schema):
     verified = fields.Boolean(required=True, metadata={
         "description": "Whether the address is confirmed; until it is, it gets no mail but "
                        "the confirmation link"})
+    email_status = fields.String(
+        required=True, validate=validate.OneOf(["ok", "unconfirmed", "bouncing"]),
+        metadata={"description": "bouncing: mail to the address comes back, so no game mail "
+                                 "goes to it until you confirm it again (POST "
+                                 "/users/me/verification mails a new link); unconfirmed: "
+                                 "not confirmed yet; ok"})
     preferences = fields.Nested(PreferencesSchema, required=True)
 
 

@@ -18,7 +18,7 @@ def test_register_returns_a_token_that_authenticates(client, ada):
     me = client.get("/api/v1/users/me", headers=ada.headers)
     assert me.status_code == 200
     assert me.json == {"id": ada.id, "name": "ada", "email": "ada@example.org",
-                       "verified": False,
+                       "verified": False, "email_status": "unconfirmed",
                        "preferences": {"email": "every_turn", "removals": "automatic",
                                        **DEFAULT_TIMES}}
 
