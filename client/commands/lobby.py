@@ -96,6 +96,17 @@ def games(app: App, as_json: bool) -> None:
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
             f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} {deadline}"
         )
+    bouncing_warning(app)
+
+
+def bouncing_warning(app: App) -> None:
+    """When mail to my address bounces, the server sends no game mail: say so, and how to mend
+    it (the confirmation link clears the mark)."""
+    me = app.api().get("/users/me")
+    if me.get("email_status") == "bouncing":
+        click.echo(f"\nMail to {me.get('email')} bounces: the server sends you no game mail. "
+                   "Fix the address or mailbox, then confirm it again with "
+                   "`iridescia confirm --resend`.", err=True)
 
 
 @click.command()

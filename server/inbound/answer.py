@@ -13,13 +13,13 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
+from engine.text import card_help
 from engine.text.narrate import narrate_lines
 from server.games import service
 from server.inbound.letter import Letter
 from server.inbound.table_words import HELP as TABLE_HELP
 from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
-from server.notifications.render import TEMPLATES
-from server.picture.png import html_with_board
+from server.notifications.render import TEMPLATES, answer_html
 from server.storage.models import Game, Outbox
 from server.users.sign_in import magic_link
 
@@ -30,6 +30,10 @@ HELP = """The words you can send, one per line (a # starts a comment):
     reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
     show      the board (every answer shows it anyway)
     legal     what you may type now
+    board     the board, as `show`
+    explain NAME   what a card does (an item, objective, relic or tile)
+    plan clear     drop your plan (commands sent when it is not your turn are
+                   kept as your plan, played when your turn comes)
     say TEXT  a message to the other players (shown in their next email)
     help      this list
     stop      no more email about this game
@@ -55,7 +59,7 @@ def game_context(session, game: Game, seat: int, name: str) -> dict:
     view = engine.view(state, seat)
     names = seat_names(session, game, game.version)
     over = engine.is_terminal(state)
-    legal = [] if over else typed_lines(state, seat)
+    legal = [] if over else typed_lines(state, seat, names)
     waiting = ""
     if over:
         waiting = f"Game {game.id} is over."
@@ -69,14 +73,15 @@ def game_context(session, game: Game, seat: int, name: str) -> dict:
 
 
 def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:  # noqa: ANN001
-    """The answer's HTML part: its text, the board as the player's view draws it (an inline
-    PNG, as in the game's own emails) and a sign-in link to the game's page; None before the
-    game has a board."""
+    """The answer's HTML part (server/notifications/render.py): its text and sign-in links to
+    the game's page and to its board picture, no picture inline (the your-turn mail has it);
+    None before the game has a board."""
 
     if context.get("view") is None:
         return None
     link = magic_link(user.id, user.token_hash, f"/games/{game.id}")
-    return html_with_board(text, context["view"], context["names"], game.id, link)
+    picture = magic_link(user.id, user.token_hash, f"/games/{game.id}/board.png")
+    return answer_html(f"Gems of Iridescia {game.id}", text, link, picture, context.get("board"))
 
 
 def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
@@ -86,10 +91,36 @@ def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[st
     return narrate_lines([row["payload"] for row in rows], names, seat)
 
 
+def run_sections(session, game: Game, seat: int, report, planned) -> dict:
+    """What the run of the reply's lines adds to the answer: the interruption answers never
+    asked for, what changed since a stale email (narrated as this seat may know it), the plan
+    kept, the cards explained."""
+    names = seat_names(session, game, game.version)
+    explained = []
+    for wanted in report.explained:
+        try:
+            explained += card_help.explain_lines(card_help.find(wanted, game.rules_version))
+        except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
+            explained.append(f"explain {wanted}: {str(error).strip(chr(39) + chr(34))}")
+        explained.append("")
+    if "explain" in report.words and not report.explained:
+        explained = ["explain NAME tells what a card does: explain wishing well"]
+    return {
+        "caught_up": report.caught_up,
+        "unused": [line.text for line in report.unused],
+        "changed": narrate_lines(report.changed, names, seat) if report.changed else [],
+        "plan": planned if isinstance(planned, list) else [],
+        "plan_refused": planned if isinstance(planned, str) else "",
+        "explained": [line for line in explained[:-1]] if explained and not explained[-1]
+        else explained,
+    }
+
+
 def render_answer(**values) -> str:
     context = {"intro": "", "said": [], "skipped_before": [], "applied": [], "refused": "", "reason": "",
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
-               "score_lines": [], "legal": [], "waiting": "", "name": ""}
+               "score_lines": [], "legal": [], "waiting": "", "name": "", "caught_up": False,
+               "unused": [], "changed": [], "plan": [], "plan_refused": "", "explained": []}
     context.update(values)
     # Within 76 columns, like the game's emails (the intro may hold a list: keep its lines).
     context["intro"] = "\n".join(

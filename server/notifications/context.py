@@ -22,10 +22,13 @@ from engine.text.narrate import narrate, score_lines
 from engine.text.wording import item_text, objective_text
 from server.config import Settings
 from server.messages.service import since_last_turn, told_line
+from server.notifications.board_text import board_sides, picture_words
+from server.notifications.headline import news
 from server.notifications.render import commands
 from server.notifications.table_notes import table_notes
-from server.picture.png import board_png, data_uri
-from server.picture.svg import board_svg
+from server.picture.cache import board_picture as cached_picture
+from server.picture.png import data_uri
+from server.picture.raster import board_png
 from server.storage.models import Command, Event, Game, Seat, User, utcnow
 from server.users.sign_in import magic_link
 
@@ -93,9 +96,11 @@ def _seat_links(session, game: Game, version: int) -> dict[int, str]:
 PICTURED = frozenset({"game_started", "your_turn", "game_over"})
 
 
-def board_picture(view: dict, names: dict[int, str], game_id: str) -> str:
-
-    return data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
+def board_picture(state, names: dict[int, str], game_id: str, version: int) -> str:
+    """The hex board at `version` as a data URI (made an inline part when the mail is built):
+    the public board, drawn once per game version for every mail and `board.png`."""
+    return data_uri(cached_picture(game_id, version,
+                                   lambda: board_png(engine.view(state, None), names)))
 
 
 def _seat_names(session, game: Game) -> dict[int, str]:
@@ -117,6 +122,18 @@ def happened_since_last_turn(
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
     as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
+    lines: list[str] = []
+    for story in narrate(events_since_last_turn(session, game, version, seat), names, seat):
+        lines.append(story.heading)
+        for sentence in story.sentences:  # within 80 columns once the template indents them
+            lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False)
+    return lines
+
+
+def events_since_last_turn(session, game: Game, version: int, seat: int) -> list[dict]:
+    """The event payloads after the player's own last command, up to `version` (the last
+    HAPPENED_EVENTS of them), oldest first."""
 
     commands_before = _per_version(
         session,
@@ -137,19 +154,13 @@ def happened_since_last_turn(
             start = applied_at
     if start is None:
         return []
-    rows = session.exec(
+    rows = _per_version(session, game, version, f"events-after-{start}", lambda: session.exec(
         select(Event.payload)
         .where(Event.game_id == game.id, Event.seq > start, Event.seq <= version)
         .order_by(Event.seq.desc())
         .limit(HAPPENED_EVENTS)
-    ).all()
-    lines: list[str] = []
-    for story in narrate(list(reversed(rows)), names, seat):
-        lines.append(story.heading)
-        for sentence in story.sentences:  # within 80 columns once the template indents them
-            lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
-                                   break_long_words=False, break_on_hyphens=False)
-    return lines
+    ).all())
+    return list(reversed(rows))
 
 
 def own_cards(view: dict, seat: int) -> list[str]:
@@ -177,10 +188,11 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
     return {"messages": lines, "messages_earlier": earlier}
 
 
-def typed_lines(state, seat: int) -> list[str]:
-    """The notation lines (engine/text/notation.py) `seat` may send now, each once."""
+def typed_lines(state, seat: int, names: dict[int, str] | None = None) -> list[str]:
+    """The notation lines (engine/text/notation.py) `seat` may send now, each once; other
+    players by name when `names` are given (`give amethyst --to Ben`)."""
 
-    lines = (notation.format(c) for c in engine.legal_commands(state, seat)
+    lines = (notation.format(c, names) for c in engine.legal_commands(state, seat)
              if notation.has_notation(c))
     return list(dict.fromkeys(lines))
 
@@ -237,12 +249,15 @@ def build_context(
     decision_kind = None if over else engine.pending_kind(state)
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
     view = engine.view(state, seat)
-    typed = typed_lines(state, seat) if your_turn else []
+    typed = typed_lines(state, seat, names) if your_turn else []
     return {
         "game_id": game.id,
         "game_url": seat_links(session, game, version).get(seat)
         or f"{base_url()}/games/{game.id}",
-        "board_image": board_picture(view, names, game.id) if kind in PICTURED else None,
+        "board_image": board_picture(state, names, game.id, version)
+        if kind in PICTURED else None,
+        "board_alt": picture_words(view, names),
+        "sides": board_sides(view, names),
         "name": name,
         "seat": seat,
         "your_turn": your_turn,
@@ -250,6 +265,8 @@ def build_context(
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names),
+        "headline": news(events_since_last_turn(session, game, version, seat), names, seat),
+        "turn_number": (view.get("turn") or {}).get("number"),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
         "board": board_for(view, game, version, names),
         "own_cards": own_cards(view, seat),
@@ -260,6 +277,7 @@ def build_context(
         "score_lines": _score_lines(state, names) if over else [],
         "played": [],
         "reason": "",
-        "commands": commands(game.id, typed[0] if typed else None),
+        # The CLI's example keeps seat numbers (its commands take no names).
+        "commands": commands(game.id, (typed_lines(state, seat) or [None])[0] if typed else None),
         **extra,
     }

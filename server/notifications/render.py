@@ -8,6 +8,8 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
+from server.notifications.headline import subject_with_news
+
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "email"
 
 _environment = Environment(
@@ -34,21 +36,29 @@ def commands(game_id: str, example_line: str | None) -> dict:
 
 
 def subject(kind: str, context: dict) -> str:
-    game = f"Gems of Iridescia {context['game_id']}"
+    """A subject that tells the news: what the others did that matters most since the
+    recipient's last turn, then what the mail asks of them, then the game (a mail client
+    threads by the headers, not by the subject)."""
+    game_id = context["game_id"]
+    headline = context.get("headline")
+    number = context.get("turn_number")
+    turn = f"your turn {number}" if number else "your turn"
     if kind == "game_started":
-        return f"{game}: the game has started" + (", your turn" if context["your_turn"] else "")
+        what = "the game has started" + (f", {turn}" if context["your_turn"] else "")
+        return subject_with_news(None, f"Gems of Iridescia: {what}", game_id)
     if kind == "your_turn":
-        what = "your removal turn" if context["decision_kind"] == "removal" else "your turn"
-        return f"{game}: {what}"
+        what = "your removal turn" if context["decision_kind"] == "removal" else turn
+        return subject_with_news(headline, what, game_id)
     if kind == "reminder":
-        return f"Reminder: your turn in {game}"
+        return subject_with_news(None, f"Reminder: {turn} is waiting", game_id)
     if kind == "deadline_warning":
-        return f"{game}: your turn will be played for you at {context['deadline']}"
+        return subject_with_news(None, f"{turn} will be played for you at "
+                                       f"{context['deadline']}", game_id)
     if kind == "played_for_you":
-        return f"{game}: your turn was played for you"
+        return subject_with_news(None, "your turn was played for you", game_id)
     if kind == "game_over":
         winners = " and ".join(s["name"] for s in context["scores"] if s["rank"] == 1)
-        return f"{game} is over: {winners or 'nobody'} won"
+        return subject_with_news(None, f"Game over: {winners or 'nobody'} won", game_id)
     raise ValueError(f"unknown notification kind {kind!r}")
 
 
@@ -63,3 +73,18 @@ def render(kind: str, context: dict) -> tuple[str, str, str]:
 def render_template(name: str, context: dict) -> str:
     """A template of its own (the daily digest) rendered with `context`."""
     return _environment.get_template(name).render(context)
+
+
+def answer_html(subject: str, text: str, link: str | None = None,
+                picture_link: str | None = None, board: str | None = None) -> str:
+    """The HTML part of an answer to a reply by mail: its text, in the phone-wide column of the
+    game's mails, with a link to the game's page. No picture inline, and the text board (`board`,
+    when the text holds it) a link to the board's picture instead: an answer stays under 12 KB
+    (the your-turn mail carries the picture; the text part keeps the board in full)."""
+    before, after, cut = text, "", False
+    if board and board in text:
+        before, _, after = text.partition(board)
+        cut = True
+    return _environment.get_template("answer.html").render(
+        subject=subject, before=before, after=after, board_cut=cut, link=link,
+        picture_link=picture_link)

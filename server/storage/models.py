@@ -70,6 +70,9 @@ class User(SQLModel, table=True):
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
     disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
+    # Since when mail to the address bounces (server/inbound/bounces.py: a hard bounce, or 3
+    # soft ones in 7 days): no game mail goes to it until its owner confirms it again.
+    email_bouncing_at: datetime | None = _time()
     # On vacation until then (server/vacations): no automatic turns, no reminders, the clocks
     # of the turns waiting for them stopped. Past: back.
     away_until: datetime | None = _time()
@@ -81,6 +84,14 @@ class User(SQLModel, table=True):
     digest_hour: int = Field(default=8, sa_column_kwargs={"server_default": "8"})
     quiet_hours: str | None = Field(default=None, max_length=5)
     next_digest_at: datetime | None = _time(index=True)
+    # The language of their pages, mails and answers (server/i18n.py): "en" or "ja"; None until
+    # they choose one (the page then follows the browser's Accept-Language, mail is English).
+    language: str | None = Field(default=None, max_length=8)
+    # The digital edition's display settings (engine/view.py orders the tiles and relics by
+    # them): tiles by the gem shown on them or by region, relics by gem type or by category.
+    tile_sort: str = Field(default="gem", max_length=10, sa_column_kwargs={"server_default": "gem"})
+    relic_sort: str = Field(default="gem", max_length=10,
+                            sa_column_kwargs={"server_default": "gem"})
 
 
 class Game(SQLModel, table=True):
@@ -160,6 +171,20 @@ class Vacation(SQLModel, table=True):
     user_id: int = Field(foreign_key="users.id", index=True)
     starts_at: datetime = _time(nullable=False)
     ends_at: datetime = _time(nullable=False)
+
+
+class Plan(SQLModel, table=True):
+    """The lines a player left for their next turn (server/plans/), played when it comes. Its
+    player's alone: no view, feed, export, page or mail of another seat reads this table."""
+
+    __tablename__ = "plans"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    lines: list[str] = _json()
+    source: str = Field(max_length=10)  # mail | page | api (the CLI's is the API's)
+    made_at: datetime = _time(nullable=False)
 
 
 class Invitation(SQLModel, table=True):
@@ -377,3 +402,32 @@ class WebhookDelivery(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     created_at: datetime = _time(nullable=False)
     sent_at: datetime | None = _time()
+
+
+class PageSession(SQLModel, table=True):
+    """A browser signed in on the pages (server/users/sign_in.py). Its cookie carries the
+    session's secret id, of which only the hash is kept; the row says whether it is still on:
+    signing out ends it here, so a copy of the cookie is worth nothing after. A session started
+    by a sign-in link records the link's digest, unique: each link starts one session only."""
+
+    __tablename__ = "page_sessions"
+
+    id_hash: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    link_digest: str | None = Field(default=None, max_length=64, unique=True)
+    created_at: datetime = _time(nullable=False)
+    ended_at: datetime | None = _time()
+
+
+class MailBounce(SQLModel, table=True):
+    """A bounce of our mail to an account's address (server/inbound/bounces.py): a DSN or a
+    mail to a message's VERP envelope sender, by whichever way it came in."""
+
+    __tablename__ = "mail_bounces"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    email: str = Field(max_length=254)
+    hard: bool
+    detail: str = Field(default="", max_length=500)
+    at: datetime = _time(nullable=False)

@@ -50,8 +50,12 @@ def test_lobby_commands(table):
     assert cli("ada", "prefs", "--removals", "choose").output == (
         "email: none\nremovals: choose\nstand-in at the deadline: hard\n")
     assert json.loads(cli("ada", "prefs", "--json").output) == {
-        "email": "none", "removals": "choose", "stand_in": "hard", "digest_hour": 8,
-        "quiet_hours": None, "time_zone": "UTC"}
+        "email": "none", "removals": "choose", "stand_in": "hard", "digest_hour": 8, "quiet_hours": None,
+        "time_zone": "UTC", "language": None, "tile_sort": "gem", "relic_sort": "gem"}
+    assert cli("ada", "prefs", "--language", "ja", "--tile-sort", "region", "--relic-sort",
+               "category").output == ("email: none\nremovals: choose\nstand-in at the deadline: hard\n"
+                                      "language: ja\n"
+                                      "tiles sorted by: region\nrelics sorted by: category\n")
     assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
 
     other = json.loads(cli("ada", "new", "--seats", "2", "--rhom", "--mining-cost", "3",

@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import engine
+from engine.bots import LEVELS
 from server.api.bot_levels import LEVEL_HELP, BotLevel
 from server.api.engine_schemas import Typed, TypedObject
 from server.api.engine_schemas.events import ACTOR
@@ -42,6 +43,10 @@ class GameSettingsSchema(ma.Schema):
     absent_after_missed = fields.Integer(required=True)
     rhom_delay_seconds = fields.Integer(required=True)
     removal_grace_hours = fields.Integer(required=True)
+
+
+# The levels a bot seat may play at, as a page offers them (old names are accepted too).
+BOT_POLICIES = LEVELS
 
 
 def _playable_rules_version(version: str) -> None:

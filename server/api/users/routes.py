@@ -31,6 +31,7 @@ from server.storage.db import db_session
 from server.storage.models import User, utcnow
 from server.users import account_mail, mail_choices, verification
 from server.users.accounts import AlreadyRegistered, by_email, register_user
+from server.users.mail_status import email_status
 
 blp = Blueprint("users", __name__, description="Accounts and API tokens")
 
@@ -41,11 +42,13 @@ LOCATION_HEADER = location(f"{ME}: the account")
 def user_json(user: User) -> dict:
     return {"id": user.id, "name": user.name, "email": user.email,
             "verified": user.verified_at is not None,
+            "email_status": email_status(user),
             "preferences": {"email": user.email_preference,
                             "removals": "choose" if user.choose_removals else "automatic",
                             "stand_in": stand_in(user.stand_in),
                             "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
-                            "time_zone": user.time_zone}}
+                            "time_zone": user.time_zone, "language": user.language,
+                            "tile_sort": user.tile_sort, "relic_sort": user.relic_sort}}
 
 
 def _on_its_way(email: str) -> str:
@@ -144,7 +147,7 @@ class Verification(MethodView):
     def post(self):
         """Mail a new confirmation link to your address."""
         user = require_user()
-        if user.verified_at is not None:
+        if user.verified_at is not None and user.email_bouncing_at is None:
             fail(409, f"{user.email} is confirmed already")
         session = db_session()
         if not account_mail.confirmation(session, user, utcnow()):
@@ -182,7 +185,9 @@ class Preferences(MethodView):
     def patch(self, data: dict):
         """Set your preferences: which mail (every turn, a daily digest, reminders only, none),
         the digest's hour, quiet hours and time zone, whether you choose your own removal
-        turns, and your stand-in (the bot level that plays your turn when its deadline passes). A game of your own choice: PUT /games/{id}/notifications."""
+        turns, your stand-in (the bot level that plays your turn when its deadline passes),
+        your language (en, ja) and how your tiles and relics are sorted. A game of your own
+        choice: PUT /games/{id}/notifications."""
         user = require_user()
         session = db_session()
         if "removals" in data:
@@ -193,6 +198,9 @@ class Preferences(MethodView):
             user.time_zone = data["time_zone"]
         if "quiet_hours" in data:
             user.quiet_hours = data["quiet_hours"] or None
+        for choice in ("language", "tile_sort", "relic_sort"):
+            if choice in data:
+                setattr(user, choice, data[choice])
         mail_choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
                        digest_hour=data.get("digest_hour"))
         session.add(user)

@@ -1,16 +1,16 @@
 """stand-ins: the bot level that plays a player's turn when its deadline passes, chosen per seat
 (`iridescia join --stand-in`) or for every game (the account's preference)
 
-Revision ID: 0005_bots_stand_ins
-Revises: 0004_webhooks
+Revision ID: 0007_bots_stand_ins
+Revises: 0006_mail_out_bounces
 Create Date: 2026-12-02 02:45:00
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0005_bots_stand_ins'
-down_revision = '0004_webhooks'
+revision = '0007_bots_stand_ins'
+down_revision = '0006_mail_out_bounces'
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,93 @@
+"""English and Japanese (issue 30): the catalogs, a reader's language and dates in its words.
+
+Two Babel domains live in server/translations/<lang>/LC_MESSAGES/: `messages` (the pages, mails,
+answers; Flask-Babel's gettext in templates) and `engine` (narration, card texts, printed names;
+passed to engine/text as a gettext-like object, since the engine reads no file). The .mo files
+are committed beside their .po so a fresh clone runs as it is (tests/server/i18n checks they are
+compiled from the .po and that no message lacks its Japanese).
+
+- `language_of(user)`: the language a user chose, None until they choose.
+- `best_match(accept_language)`: the page's language before a choice.
+- `engine_catalog(lang)`, `catalog(lang)`: the loaded catalogs (English: none, NullTranslations).
+- `format_datetime(moment, lang, zone)`: a date and time as the language writes it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import cache
+from gettext import NullTranslations
+from pathlib import Path
+
+from babel import Locale
+from babel import dates as babel_dates
+from babel.support import Translations
+
+LANGUAGES: tuple[str, ...] = ("en", "ja")
+DEFAULT = "en"
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+NAMES = {"en": "English", "ja": "日本語"}
+
+
+def normal(language: str | None) -> str:
+    """`language` if it is one of LANGUAGES (any case, "ja-JP" is "ja"), else English."""
+    code = (language or "").strip().lower().replace("_", "-").split("-")[0]
+    return code if code in LANGUAGES else DEFAULT
+
+
+def language_of(user) -> str | None:  # noqa: ANN001
+    """The language the user chose (None: not chosen yet)."""
+    return getattr(user, "language", None) if user is not None else None
+
+
+def mail_language(user) -> str:  # noqa: ANN001
+    """A mail's language: the recipient's choice, English until they choose."""
+    return normal(language_of(user))
+
+
+def best_match(accept_language: str | None) -> str:
+    """The best of LANGUAGES for an Accept-Language header ("ja,en;q=0.8" -> "ja")."""
+    best, best_q = DEFAULT, -1.0
+    for order, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        code = tag.strip().lower().split("-")[0]
+        if code not in LANGUAGES:
+            continue
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        if q > best_q or (q == best_q and order == 0):
+            best, best_q = code, q
+    return best
+
+
+@cache
+def _load(language: str, domain: str) -> NullTranslations:
+    if language == DEFAULT:
+        return NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [language], domain=domain)
+
+
+def catalog(language: str | None) -> NullTranslations:
+    """The server's catalog (pages, mails, answers) for `language`."""
+    return _load(normal(language), "messages")
+
+
+def engine_catalog(language: str | None) -> NullTranslations:
+    """The engine's catalog (narration, card texts, printed names) for `language`."""
+    return _load(normal(language), "engine")
+
+
+def format_datetime(moment: datetime, language: str | None, zone: str | None = None) -> str:
+    """`moment` in `zone` (IANA name; UTC by default) as `language` writes a date and time:
+    "Dec 2, 2026, 3:00 PM" / "2026/12/02 15:00"."""
+    tz = babel_dates.get_timezone(zone or "UTC")
+    return babel_dates.format_datetime(moment, "medium", tzinfo=tz,
+                                       locale=Locale.parse(normal(language)))
+
+
+def gettext(language: str | None, message: str) -> str:
+    return catalog(language).gettext(message)
