@@ -28,7 +28,7 @@ from server.picture.raster import board_png
 from server.plans import store as plans
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
-from server.users import sign_in
+from server.users import account_mail, sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
 from server.web.commands import name_or_id
@@ -89,14 +89,17 @@ def ask_for_link():
     email = (request.form.get("email") or "").strip().lower()
     if not email or "@" not in email or len(email) > 254:
         fail(400, "give the email address you registered with, like ada@example.org")
+    spend_account_request()  # it mails an address the caller chose: the client's hourly limit
     session = db_session()
     user = session.exec(select(User).where(User.email == email)).first()
     now = utcnow()
-    if user is not None and not _link_sent_lately(session, user, now):
+    if user is not None and not _link_sent_lately(session, user, now) \
+            and account_mail.under_the_daily_cap(session, user, now):
         link = sign_in.magic_link(user.id, user.token_hash, "/")
         session.add(Outbox(
             dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
-            to_email=user.email, kind="sign_in", subject="Your Gems of Iridescia sign-in link",
+            to_email=user.email, kind=account_mail.SIGN_IN,
+            subject="Your Gems of Iridescia sign-in link",
             text_body=(f"Hello {user.name},\n\nOpen this link to sign in:\n\n    {link}\n\n"
                        f"It works for {current_app.config['MAGIC_LINK_HOURS']} hours. If you "
                        "did not ask for it, ignore this email.\n"),

@@ -264,7 +264,7 @@ def test_a_game_with_a_bot_seat_from_the_lobby_is_played_to_the_end(site, browse
     ada = register(api, "Ada", "ada@example.org")
     at_size(browser, size)
     _sign_in(browser, app, url, ada)
-    game_id = _create_from_the_lobby(browser, url, seats=2, bots=1, bot_policy="greedy",
+    game_id = _create_from_the_lobby(browser, url, seats=2, bots=1, bot_policy="medium",
                                      pace="none")
     info = api.get(f"/api/v1/games/{game_id}", headers=ada.headers).json
     assert info["status"] == "active" and [p["kind"] for p in info["players"]].count("bot") == 1
