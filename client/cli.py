@@ -10,6 +10,7 @@ from client.commands import (
     acting,
     away,
     cards,
+    community,
     following,
     history,
     lobby,
@@ -42,7 +43,7 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
 
 
 for module in (account, lobby, looking, cards, talk, following, acting, robots, history, away,
-               webhooks):
+               webhooks, community):
     for command in module.COMMANDS:
         cli.add_command(command)
 

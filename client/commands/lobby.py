@@ -8,6 +8,7 @@ import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.webhooks import webhook_lines
+from client.dice_words import random_word
 
 
 def describe_turn(game: dict) -> str:
@@ -129,18 +130,21 @@ def games(app: App, as_json: bool) -> None:
 @click.option("--webhook", "webhook_url", metavar="URL",
               help="POST the game's turn changes and end to URL, signed (?format=discord or "
                    "slack on it for those chats). See `iridescia webhook --help`.")
+@click.option("--word", metavar="WORD",
+              help="Your word for the dice, mixed with the server's seed at the start so no one "
+                   "alone chooses the dice. [default: a random word made here]")
 @json_option
 @pass_app
 @example("""
 iridescia new --seats 1
 iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
-iridescia new --seats 3 --pace 7d
+iridescia new --seats 3 --pace 7d --word tolami-veruko
 iridescia new --seats 3 --bots 1 --bot-policy strong
 iridescia new --seats 2 --webhook 'https://discord.com/api/webhooks/123/abc?format=discord'
 """)
 def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, catapult_4th, public,
         pace, reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
-        webhook_url, as_json) -> None:
+        webhook_url, word, as_json) -> None:
     """Create a game; you take its first seat."""
     if rhom is None:
         rhom = seats == 1
@@ -160,6 +164,7 @@ def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, cat
             "catapult_4th": catapult_4th,
         },
         "public": public,
+        "contribution": word or random_word(),
     }
     if bots:
         body.update({"bots": bots, "bot_policy": bot_policy})
@@ -206,12 +211,18 @@ def invite(app: App, game: str, email: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("code")
+@click.option("--word", metavar="WORD",
+              help="Your word for the dice, mixed with the server's seed at the start so no one "
+                   "alone chooses the dice. [default: a random word made here]")
 @json_option
 @pass_app
-@example("iridescia join X7P2QK")
-def join(app: App, code: str, as_json: bool) -> None:
+@example("""
+iridescia join X7P2QK
+iridescia join X7P2QK --word tolami-veruko
+""")
+def join(app: App, code: str, word: str | None, as_json: bool) -> None:
     """Take a seat in the game whose join code is CODE."""
-    game = app.api().post("/games/join", {"code": code})
+    game = app.api().post("/games/join", {"code": code, "contribution": word or random_word()})
     if as_json:
         emit_json(game)
         return

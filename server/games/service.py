@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 
 import engine
 from server import wakeups
+from server.games import seeding
 from server.games.cache import CACHE
 from server.games.deferred import deferred_writes, write
 from server.games.reactions import EventsAppended, publish
@@ -147,7 +148,7 @@ def apply_command(
     expected = game.version
     if state_before is None:
         state_before = load_state(session, game, expected)
-    events = engine.decide(state_before, command, engine.rng_for(game.seed, expected))
+    events = engine.decide(state_before, command, engine.rng_for(seeding.dice_seed(game), expected))
     if not events:
         return Applied([], state_before)
     state_after = engine.replay(events, state_before)

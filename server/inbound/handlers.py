@@ -12,11 +12,18 @@ from werkzeug.exceptions import HTTPException
 
 from engine.text.wording import clean
 from server.api.games.schemas import GameCreateSchema
-from server.games import lobby
+from server.games import lobby, seeding
 from server.http.auth import hash_token, new_token
 from server.inbound import answer
+from server.inbound.community_words import answer_rematch, wants_rematch
 from server.inbound.games_list import list_games
-from server.inbound.lines import mail_word, read_lines, split_around_commands, split_said
+from server.inbound.lines import (
+    join_word,
+    mail_word,
+    read_lines,
+    split_around_commands,
+    split_said,
+)
 from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
 from server.mail import reply_addresses
@@ -108,6 +115,8 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
         return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
                       now)
     said, lines = split_said(read_lines(letter.lines, seat.seat))
+    if wants_rematch(lines):
+        return answer_rematch(app, db, record_id, letter, user, game.id, now)
     told = _post_said(app, db, game.id, user.id, letter.message_key, said, now)
     before, to_run, after = split_around_commands(lines)
     report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
@@ -195,21 +204,26 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
             # The invitation's signed address was mailed to this address only: it is theirs.
             user.verified_at = now
             session.add(user)
-        game = session.get(Game, token.game_id)
-        try:
-            lobby.join(session, user, game.join_code, now)
-        except HTTPException as error:
-            reason = (getattr(error, "data", None) or {}).get("message") or str(error)
-            session.rollback()
-            user_id = session.exec(select(User.id).where(User.email == letter.sender)).first()
-            return refuse(db, record_id, letter, user_id, reason, now)
-        finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
-               game_id=game.id)
-        text = answer.render_answer(name=user.name, intro=(
-            f"You have a seat in game {game.id}. When the game starts you will get an email "
-            "with the board; play by replying to it, one command per line."))
-        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"), text,
-                            now, user_id=user.id, game_id=game.id, version=game.version)
+        word = join_word(letter.lines)
+        bad_word = seeding.contribution_problem(word)  # answered after the account's commit
+        if bad_word is None:
+            game = session.get(Game, token.game_id)
+            try:
+                lobby.join(session, user, game.join_code, now, word)
+            except HTTPException as error:
+                reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+                session.rollback()
+                user_id = session.exec(select(User.id).where(User.email == letter.sender)).first()
+                return refuse(db, record_id, letter, user_id, reason, now)
+            finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
+                   game_id=game.id)
+            text = answer.render_answer(name=user.name, intro=(
+                f"You have a seat in game {game.id}. When the game starts you will get an email "
+                "with the board; play by replying to it, one command per line."))
+            answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"),
+                                text, now, user_id=user.id, game_id=game.id, version=game.version)
+    if bad_word is not None:
+        return refuse(db, record_id, letter, user.id, bad_word, now)
     return _outcome("joined", f"seated in game {game.id}")
 
 

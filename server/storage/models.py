@@ -114,6 +114,13 @@ class Game(SQLModel, table=True):
     held_since: datetime | None = _time()
     seed: str = Field(max_length=64)
     seed_hash: str = Field(max_length=64)
+    # How the dice seed is made (engine/seeds.py): null, a game made before the players' words,
+    # is the server's seed alone; "mixed-1" mixes in each seat's word at the start, into
+    # play_seed (secret until the end, like the seed).
+    seed_rule: str | None = Field(default=None, max_length=20)
+    play_seed: str | None = Field(default=None, max_length=64)
+    # The finished game this one is the rematch of (server/games/rematch.py).
+    rematch_of: str | None = Field(default=None, max_length=16, index=True)
 
 
 class Seat(SQLModel, table=True):
@@ -142,6 +149,9 @@ class Seat(SQLModel, table=True):
     # The player's mail choice for this game (every_turn | digest | reminders | none); null:
     # their account's.
     email_preference: str | None = Field(default=None, max_length=20)
+    # The word the player added to the dice seed when they sat down (engine/seeds.py); null for
+    # bots and players who gave none.
+    seed_contribution: str | None = Field(default=None, max_length=64)
 
 
 class Vacation(SQLModel, table=True):

@@ -18,9 +18,11 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from server.http import errors
+from server.web.community_pages import blp as community_pages
 from server.web.csrf import csrf
 from server.web.routes import blp
 from server.web.time_away import blp as time_away
+from server.web.verify_page import blp as verify_page
 
 DOCS_ASSETS = "/docs/assets/"
 
@@ -96,6 +98,8 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(blp)
     app.register_blueprint(time_away)
+    app.register_blueprint(verify_page)
+    app.register_blueprint(community_pages)
     assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")

@@ -45,6 +45,7 @@ OPERATION_IDS: dict[str, str] = {
     "GET /api/v1/health": "getHealth",
     "GET /api/v1/mail/unsubscribe/{token}": "describeUnsubscribe",
     "POST /api/v1/mail/unsubscribe/{token}": "unsubscribe",
+    "POST /api/v1/games/{game_id}/rematch": "rematchGame",
 }
 
 # The operations that answer a game (its `id`), with the status they answer it with: each links

@@ -117,7 +117,7 @@ class Join(MethodView):
         """Take a seat in an open game with its join code."""
         user = require_user()
         session = db_session()
-        game = lobby.join(session, user, data["code"], utcnow())
+        game = lobby.join(session, user, data["code"], utcnow(), data.get("contribution"))
         session.commit()
         return lobby.game_json(session, game, user)
 
