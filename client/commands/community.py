@@ -1,4 +1,4 @@
-"""Finding a game and playing again: `rematch`."""
+"""Finding a game and playing again: `open`, `seek`, `seeks`, `unseek`, `rematch`."""
 
 from __future__ import annotations
 
@@ -43,4 +43,98 @@ def rematch(app: App, game: str, word: str | None, as_json: bool) -> None:
                    "it starts by itself when they have.")
 
 
-COMMANDS = [rematch]
+def open_line(game: dict) -> str:
+    players = [p.get("name") or "?" for p in game.get("players", []) if p.get("kind") != "rhom"]
+    seats = f"{len(players)}/{game.get('seats')}{'+R' if game.get('rhom') else ''}"
+    return (f"{game['id']:<10} {seats:<6} {game.get('pace', ''):<5} "
+            f"{', '.join(players)[:30]:<30} {game.get('join_code') or '-'}")
+
+
+@click.command("open")
+@click.option("--seats", type=click.IntRange(1, 4), help="Only games of this many seats.")
+@click.option("--pace", type=click.Choice(["1d", "3d", "7d", "none"]),
+              help="Only games at this pace.")
+@click.option("--rules-version", metavar="VERSION", help="Only games under this rules version.")
+@json_option
+@pass_app
+@example("""
+iridescia open
+iridescia open --seats 2 --pace 1d
+""")
+def open_games(app: App, seats: int | None, pace: str | None, rules_version: str | None,
+               as_json: bool) -> None:
+    """List the public games waiting for players, newest first; join one with its code."""
+    query = {"seats": seats, "pace": pace, "rules_version": rules_version}
+    rows = app.api().get_every_page(
+        "/games/open?" + "&".join(f"{k}={v}" for k, v in query.items() if v is not None))
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No open game waits for players. Seek one with `iridescia seek --seats 2`, "
+                   "or create one with `iridescia new --public`.")
+        return
+    click.echo(f"{'GAME':<10} {'SEATS':<6} {'PACE':<5} {'PLAYERS':<30} JOIN CODE")
+    for game in rows:
+        click.echo(open_line(game))
+    click.echo("Join one with `iridescia join CODE`.")
+
+
+@click.command()
+@click.option("--seats", type=click.IntRange(2, 4), required=True,
+              help="Players in the game you want, you included.")
+@click.option("--pace", type=click.Choice(["1d", "3d", "7d", "none"]), default="3d",
+              show_default=True, help="The time a turn may take.")
+@WORD_OPTION
+@json_option
+@pass_app
+@example("""
+iridescia seek --seats 2
+iridescia seek --seats 3 --pace 1d
+""")
+def seek(app: App, seats: int, pace: str, word: str | None, as_json: bool) -> None:
+    """Seek a game: when enough players seek the same seats and pace, a public game is made for
+    you all and starts by itself (its first mail tells you)."""
+    data = app.api().post("/seeks", {"seats": seats, "pace": pace,
+                                     "contribution": word or random_word()})
+    if as_json:
+        emit_json(data)
+        return
+    if data.get("game_id"):
+        click.echo(f"Seek {data['id']} fitted: game {data['game_id']} has started. "
+                   f"`iridescia show {data['game_id']}` shows it.")
+    else:
+        click.echo(f"Seek {data['id']}: waiting for {seats - 1} other player"
+                   f"{'s' if seats > 2 else ''} to seek {seats} seats at pace {pace}. "
+                   f"`iridescia unseek {data['id']}` cancels it.")
+
+
+@click.command()
+@json_option
+@pass_app
+@example("iridescia seeks")
+def seeks(app: App, as_json: bool) -> None:
+    """List my seeks: those waiting, then those that made a game."""
+    rows = app.api().get("/seeks")
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No seeks. `iridescia seek --seats 2` seeks a game.")
+        return
+    for row in rows:
+        made = f"made game {row['game_id']}" if row.get("game_id") else "waiting"
+        click.echo(f"{row['id']:>5}  {row['seats']} seats, pace {row['pace']}: {made}")
+
+
+@click.command()
+@click.argument("seek_id", metavar="SEEK", type=int)
+@pass_app
+@example("iridescia unseek 7")
+def unseek(app: App, seek_id: int) -> None:
+    """Cancel my seek SEEK, still waiting."""
+    app.api().delete(f"/seeks/{seek_id}")
+    click.echo(f"Seek {seek_id} cancelled.")
+
+
+COMMANDS = [open_games, seek, seeks, unseek, rematch]

@@ -15,7 +15,13 @@ from server.api.games.schemas import GameCreateSchema
 from server.games import lobby, seeding
 from server.http.auth import hash_token, new_token
 from server.inbound import answer
-from server.inbound.community_words import answer_rematch, wants_rematch
+from server.inbound.community_words import (
+    answer_join_code,
+    answer_open_games,
+    answer_rematch,
+    wants_open_games,
+    wants_rematch,
+)
 from server.inbound.games_list import list_games
 from server.inbound.lines import (
     join_word,
@@ -248,11 +254,17 @@ def _dropped(db, record_id, letter, detail: str):
 
 
 def _bare(app, db, record_id, letter, user_id: int, now: datetime):
-    """To the bare address: `new solo` starts a solo game; anything else lists the games."""
+    """To the bare address: `new solo` starts a solo game, `open` lists the open games, `join
+    CODE` joins one; anything else lists the player's games."""
 
     words = {mail_word(line) for line in letter.lines if line.strip()}
     if "new solo" in words:
         return _new_solo(db, record_id, letter, user_id, now)
+    if wants_open_games(letter.lines):
+        return answer_open_games(app, db, record_id, letter, user_id, now)
+    code = join_word(letter.lines)
+    if code:
+        return answer_join_code(app, db, record_id, letter, user_id, code, now)
 
     return list_games(app, db, record_id, letter, user_id, now)
 

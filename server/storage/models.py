@@ -154,6 +154,21 @@ class Seat(SQLModel, table=True):
     seed_contribution: str | None = Field(default=None, max_length=64)
 
 
+class Seek(SQLModel, table=True):
+    """A player's wish for a game (server/seeking/seeks.py): so many seats at such a pace. When
+    enough seeks fit each other they make a game that starts by itself; ``game_id`` names it."""
+
+    __tablename__ = "seeks"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    seats: int
+    pace: str = Field(max_length=8)
+    contribution: str | None = Field(default=None, max_length=64)  # their word for the dice
+    created_at: datetime = _time(nullable=False)
+    game_id: str | None = Field(default=None, foreign_key="games.id", index=True, max_length=16)
+
+
 class Vacation(SQLModel, table=True):
     """A player's time away, as asked (`ends_at` moves earlier when they come back early):
     what the yearly allowance counts (server/vacations/allowance.py)."""

@@ -59,3 +59,50 @@ def test_rematch_of_a_game_not_over_prints_the_servers_reason(run, standin):
     result = run("rematch", "g1", env=env(standin))
     assert result.exit_code == 1
     assert result.output == "Error: conflict: game g1 is not over: a rematch is offered at its end\n"
+
+
+def test_open_lists_the_games_waiting_with_their_codes(run, standin):
+    listed = [dict(OPEN_GAME, id="g7", pace="1d", players=OPEN_GAME["players"][:1]),
+              dict(OPEN_GAME, id="g8", seats=3, pace="3d", join_code="B2C4D6")]
+    standin.answer("GET", "/games/open", 200, listed)
+    result = run("open", "--seats", "2", "--pace", "1d", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "GAME       SEATS  PACE  PLAYERS                        JOIN CODE\n"
+        "g7         1/2    1d    Ada                            X7P2QK\n"
+        "g8         2/3    3d    Ada, Bob                       B2C4D6\n"
+        "Join one with `iridescia join CODE`.\n")
+    assert standin.requests[-1]["args"] == {"seats": "2", "pace": "1d", "page": "1",
+                                            "page_size": "100"}
+
+
+def test_open_with_nothing_waiting_says_how_to_find_a_game(run, standin):
+    standin.answer("GET", "/games/open", 200, [])
+    result = run("open", env=env(standin))
+    assert result.output == ("No open game waits for players. Seek one with `iridescia seek "
+                             "--seats 2`, or create one with `iridescia new --public`.\n")
+
+
+def test_seek_says_whether_it_waits_or_made_a_game(run, standin):
+    standin.answer("POST", "/seeks", 201, {"id": 4, "seats": 3, "pace": "1d", "game_id": None,
+                                           "created_at": "2026-12-02T02:00:00+00:00"})
+    result = run("seek", "--seats", "3", "--pace", "1d", "--word", "kesora", env=env(standin))
+    assert result.output == ("Seek 4: waiting for 2 other players to seek 3 seats at pace 1d. "
+                             "`iridescia unseek 4` cancels it.\n")
+    assert standin.requests[-1]["json"] == {"seats": 3, "pace": "1d", "contribution": "kesora"}
+    standin.answers.clear()
+    standin.answer("POST", "/seeks", 201, {"id": 5, "seats": 2, "pace": "3d", "game_id": "g9",
+                                           "created_at": "2026-12-02T02:00:00+00:00"})
+    result = run("seek", "--seats", "2", env=env(standin))
+    assert result.output == ("Seek 5 fitted: game g9 has started. `iridescia show g9` shows "
+                             "it.\n")
+
+
+def test_seeks_and_unseek(run, standin):
+    standin.answer("GET", "/seeks", 200, [
+        {"id": 4, "seats": 3, "pace": "1d", "game_id": None},
+        {"id": 2, "seats": 2, "pace": "3d", "game_id": "g9"}])
+    standin.answer("DELETE", "/seeks/4", 204)
+    assert run("seeks", env=env(standin)).output == ("    4  3 seats, pace 1d: waiting\n"
+                                                      "    2  2 seats, pace 3d: made game g9\n")
+    assert run("unseek", "4", env=env(standin)).output == "Seek 4 cancelled.\n"

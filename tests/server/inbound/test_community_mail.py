@@ -1,5 +1,8 @@
-"""`rematch` in reply to a game's mail (server/inbound/community_words.py): the first player asks,
-the other is invited, and their own `rematch` starts the game."""
+"""The community by mail (server/inbound/community_words.py): `rematch` in reply to a game's
+mail, `open` and `join CODE` to the bare address."""
+
+from email.message import EmailMessage
+from email.utils import make_msgid
 
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game
@@ -44,3 +47,38 @@ def test_rematch_before_the_end_is_answered_with_the_reason(post, table, receive
     post.deliver()
     assert (f"Your mail was not acted on: game {game_id} is not over: a rematch is offered at "
             "its end." in flat(text_of(post.latest(bob.email, "Re:"))))
+
+
+def to_bare(sender: str, body: str) -> bytes:
+    message = EmailMessage()
+    message["From"], message["To"] = sender, "play@iridescia.test"
+    message["Subject"], message["Message-ID"] = "hello", make_msgid(domain="example.org")
+    message.set_content(body)
+    return bytes(message)
+
+
+def test_open_to_the_bare_address_lists_the_open_games_and_join_code_seats(post, table,
+                                                                          receiver):
+    ada, bob = table.register("Ada"), table.register("Bob")
+    assert post.ingest(to_bare(bob.email, "open")).status == "answered"
+    post.deliver()
+    assert "No public game waits for players now." in flat(text_of(post.latest(bob.email,
+                                                                              "Re:")))
+    game = table._call("post", "/games", ada, seats=2, public=True)
+    table._call("post", "/games", ada, seats=2)  # private: not listed
+
+    post.ingest(to_bare(bob.email, "open"))
+    post.deliver()
+    listed = flat(text_of(post.latest(bob.email, "Re:")))
+    assert (f"{game['id']}: 1 of 2 seats taken (Ada), pace 3d: write `join {game['join_code']}` "
+            "to play@iridescia.test") in listed
+    assert "(the 1 newest of 1)" in listed
+
+    assert post.ingest(to_bare(bob.email, f"join {game['join_code']} kesora")).status == "joined"
+    post.deliver()
+    assert (f"You have a seat in game {game['id']}." in flat(text_of(post.latest(bob.email,
+                                                                                 "Re:"))))
+    assert post.ingest(to_bare(bob.email, "join nosuchcode")).status == "refused"
+    post.deliver()
+    assert ("no game has the join code 'nosuchcode': check it with whoever invited you"
+            in flat(text_of(post.latest(bob.email, "Re:"))))
