@@ -12,6 +12,7 @@ from flask_smorest import Api
 from server import reactions, wakeups, web
 from server.api import engine_schemas
 from server.api.community.open_routes import blp as finding_blp
+from server.api.community.player_routes import blp as players_blp
 from server.api.community.routes import blp as community_blp
 from server.api.games import paths
 from server.api.games.play_routes import blp as play_blp
@@ -121,6 +122,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(notifications_blp, url_prefix=API_PREFIX)
     api.register_blueprint(community_blp, url_prefix=API_PREFIX)
     api.register_blueprint(finding_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(players_blp, url_prefix=API_PREFIX)
     app.register_blueprint(account_pages)
     app.extensions["iridescia_api"] = api
     if not app.testing:

@@ -1,4 +1,5 @@
-"""Finding a game and playing again: `open`, `seek`, `seeks`, `unseek`, `rematch`."""
+"""Finding a game and playing again: `open`, `seek`, `seeks`, `unseek`, `rematch`, `player`,
+`leaderboard`."""
 
 from __future__ import annotations
 
@@ -43,11 +44,19 @@ def rematch(app: App, game: str, word: str | None, as_json: bool) -> None:
                    "it starts by itself when they have.")
 
 
+def rated_name(player: dict) -> str:
+    """"Ada (1087)", "Bob (1000?)" (? provisional), or the name alone when unrated."""
+    if player.get("rating") is None:
+        return player.get("name") or "?"
+    mark = "?" if player.get("rating_provisional") else ""
+    return f"{player.get('name') or '?'} ({player['rating']}{mark})"
+
+
 def open_line(game: dict) -> str:
-    players = [p.get("name") or "?" for p in game.get("players", []) if p.get("kind") != "rhom"]
+    players = [rated_name(p) for p in game.get("players", []) if p.get("kind") != "rhom"]
     seats = f"{len(players)}/{game.get('seats')}{'+R' if game.get('rhom') else ''}"
     return (f"{game['id']:<10} {seats:<6} {game.get('pace', ''):<5} "
-            f"{', '.join(players)[:30]:<30} {game.get('join_code') or '-'}")
+            f"{', '.join(players)[:40]:<40} {game.get('join_code') or '-'}")
 
 
 @click.command("open")
@@ -74,7 +83,7 @@ def open_games(app: App, seats: int | None, pace: str | None, rules_version: str
         click.echo("No open game waits for players. Seek one with `iridescia seek --seats 2`, "
                    "or create one with `iridescia new --public`.")
         return
-    click.echo(f"{'GAME':<10} {'SEATS':<6} {'PACE':<5} {'PLAYERS':<30} JOIN CODE")
+    click.echo(f"{'GAME':<10} {'SEATS':<6} {'PACE':<5} {'PLAYERS (RATING)':<40} JOIN CODE")
     for game in rows:
         click.echo(open_line(game))
     click.echo("Join one with `iridescia join CODE`.")
@@ -137,4 +146,61 @@ def unseek(app: App, seek_id: int) -> None:
     click.echo(f"Seek {seek_id} cancelled.")
 
 
-COMMANDS = [open_games, seek, seeks, unseek, rematch]
+@click.command()
+@click.argument("user_id", metavar="PLAYER", type=int)
+@json_option
+@pass_app
+@example("iridescia player 7")
+def player(app: App, user_id: int, as_json: bool) -> None:
+    """Show PLAYER (their id, as `games --json` and the leaderboard give it): ratings, win rate
+    per player count, games under way and finished games you may see."""
+    data = app.api().get(f"/users/{user_id}", auth=bool(app.api().token))
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"{data['name']} (player {data['id']})")
+    for rating in data.get("ratings") or []:
+        status = (f"provisional, {rating['games']} of 5 games" if rating["provisional"]
+                  else f"{rating['games']} games")
+        click.echo(f"  {rating['track_name']}: {rating['rating']} ({status}, {rating['wins']} won)")
+    if not data.get("ratings"):
+        click.echo("  no rating yet")
+    for rate in data.get("win_rates") or []:
+        count = "solo" if rate["players"] == 1 else f"{rate['players']} players"
+        click.echo(f"  {count}: won {rate['wins']} of {rate['games']} "
+                   f"({round(rate['rate'] * 100)}%)")
+    for game in data.get("running_games") or []:
+        click.echo(f"  playing {game['id']} ({game['players']} players, {game['status']})")
+    for game in (data.get("finished_games") or [])[:10]:
+        result = game.get("result")
+        told = ("won" if result["won"] else f"place {result['rank']} of {result['of']}") \
+            if result else "-"
+        click.echo(f"  finished {game['id']} ({game['players']} players): {told}")
+
+
+@click.command()
+@click.option("--track", type=click.Choice(["2", "3", "4", "solo"]), default="2",
+              show_default=True, help="Games of 2, 3 or 4 people, or solo against the Rhom.")
+@json_option
+@pass_app
+@example("""
+iridescia leaderboard
+iridescia leaderboard --track solo
+""")
+def leaderboard(app: App, track: str, as_json: bool) -> None:
+    """The best rated players of a track (? marks a provisional rating)."""
+    rows = app.api().get("/leaderboard", params={"track": track}, auth=bool(app.api().token))
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("Nobody is rated on this track yet.")
+        return
+    click.echo(f"{'#':>3}  {'PLAYER':<24} {'RATING':>7} {'GAMES':>5} {'WON':>4}")
+    for row in rows:
+        mark = "?" if row["provisional"] else " "
+        click.echo(f"{row['rank']:>3}  {row['name'][:24]:<24} {row['rating']:>6}{mark} "
+                   f"{row['games']:>5} {row['wins']:>4}")
+
+
+COMMANDS = [open_games, seek, seeks, unseek, rematch, player, leaderboard]

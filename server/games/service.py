@@ -224,7 +224,7 @@ def _lock_game_row(session: Session | Connection, connection: Connection, game_i
 # The columns a command can change on the game row; written by one UPDATE per command.
 _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_started_at",
                  "finished_at", "rules_version", "deadline_at", "next_reminder_at",
-                 "automatic_due_at", "held_since")
+                 "automatic_due_at", "held_since", "outcome")
 # A command's statements, built once and run on the driver's cursor (server/storage/prepared.py).
 _INSERT_EVENTS = Prepared(insert(Event.__table__))
 _INSERT_COMMAND = Prepared(insert(Command.__table__))
@@ -237,6 +237,7 @@ def _set_turn_columns(game: Game, state_after: Any, now: datetime, same_turn: bo
     if engine.is_terminal(state_after):
         game.status, game.current_seat, game.pending_kind = "finished", None, None
         game.finished_at = now
+        game.outcome = engine.outcome(state_after).to_dict()
     else:
         game.status = "active"
         game.current_seat = engine.current_player(state_after)

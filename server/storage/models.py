@@ -121,6 +121,9 @@ class Game(SQLModel, table=True):
     play_seed: str | None = Field(default=None, max_length=64)
     # The finished game this one is the rematch of (server/games/rematch.py).
     rematch_of: str | None = Field(default=None, max_length=16, index=True)
+    # The final scores (engine.outcome) once finished: derived from the log like the status, so
+    # that the ratings (server/ratings) need not replay every game.
+    outcome: dict[str, Any] | None = _json(nullable=True)
 
 
 class Seat(SQLModel, table=True):

@@ -20,6 +20,7 @@ from werkzeug.exceptions import HTTPException
 from server.http import errors
 from server.web.community_pages import blp as community_pages
 from server.web.csrf import csrf
+from server.web.player_pages import blp as player_pages
 from server.web.routes import blp
 from server.web.time_away import blp as time_away
 from server.web.verify_page import blp as verify_page
@@ -100,6 +101,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(time_away)
     app.register_blueprint(verify_page)
     app.register_blueprint(community_pages)
+    app.register_blueprint(player_pages)
     assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")

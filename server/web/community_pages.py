@@ -10,6 +10,7 @@ from server.clock import now
 from server.games import lobby, rematch
 from server.games.pace import DEFAULT_PACE, PACES
 from server.http.errors import fail
+from server.ratings import derived
 from server.seeking import open_games, seeks
 from server.storage.db import db_session
 from server.web.routes import _page_user, protect_forms, signed_in_user
@@ -53,7 +54,8 @@ def open_page():
                                         pace=pace)
     listed = lobby.games_json(session, rows, user)
     codes = {game.id: game.join_code for game in rows}
-    games = [{**game, "join_code": codes[game["id"]]} for game in listed]
+    games = derived.with_ratings(derived.ratings(session),
+                                 [{**game, "join_code": codes[game["id"]]} for game in listed])
     return render_template(
         "open_games.html", user=user, games=games, paces=tuple(PACES),
         filters={"seats": int(seats) if seats else None, "pace": pace}, page=page_number,

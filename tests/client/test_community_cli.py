@@ -62,15 +62,17 @@ def test_rematch_of_a_game_not_over_prints_the_servers_reason(run, standin):
 
 
 def test_open_lists_the_games_waiting_with_their_codes(run, standin):
-    listed = [dict(OPEN_GAME, id="g7", pace="1d", players=OPEN_GAME["players"][:1]),
-              dict(OPEN_GAME, id="g8", seats=3, pace="3d", join_code="B2C4D6")]
+    rated = [dict(OPEN_GAME["players"][0], rating=1087, rating_provisional=False),
+             dict(OPEN_GAME["players"][1], rating=1000, rating_provisional=True)]
+    listed = [dict(OPEN_GAME, id="g7", pace="1d", players=rated[:1]),
+              dict(OPEN_GAME, id="g8", seats=3, pace="3d", join_code="B2C4D6", players=rated)]
     standin.answer("GET", "/games/open", 200, listed)
     result = run("open", "--seats", "2", "--pace", "1d", env=env(standin))
     assert result.exit_code == 0, result.output
     assert result.output == (
-        "GAME       SEATS  PACE  PLAYERS                        JOIN CODE\n"
-        "g7         1/2    1d    Ada                            X7P2QK\n"
-        "g8         2/3    3d    Ada, Bob                       B2C4D6\n"
+        "GAME       SEATS  PACE  PLAYERS (RATING)                         JOIN CODE\n"
+        "g7         1/2    1d    Ada (1087)                               X7P2QK\n"
+        "g8         2/3    3d    Ada (1087), Bob (1000?)                  B2C4D6\n"
         "Join one with `iridescia join CODE`.\n")
     assert standin.requests[-1]["args"] == {"seats": "2", "pace": "1d", "page": "1",
                                             "page_size": "100"}
@@ -106,3 +108,32 @@ def test_seeks_and_unseek(run, standin):
     assert run("seeks", env=env(standin)).output == ("    4  3 seats, pace 1d: waiting\n"
                                                       "    2  2 seats, pace 3d: made game g9\n")
     assert run("unseek", "4", env=env(standin)).output == "Seek 4 cancelled.\n"
+
+
+def test_player_and_leaderboard(run, standin):
+    standin.answer("GET", "/users/7", 200, {
+        "id": 7, "name": "Ada", "ratings": [
+            {"track": "2", "track_name": "2 players", "rating": 1087, "provisional": False,
+             "games": 6, "wins": 4, "mu": 29.1, "sigma": 5.2}],
+        "win_rates": [{"players": 2, "games": 6, "wins": 4, "rate": 0.667}],
+        "running_games": [{"id": "g9", "players": 3, "status": "active", "rhom": False,
+                           "public": True}],
+        "finished_games": [{"id": "g1", "players": 2, "rhom": False, "public": True,
+                            "result": {"rank": 2, "points": 30, "of": 2, "won": False}}]})
+    result = run("player", "7", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == ("Ada (player 7)\n"
+                             "  2 players: 1087 (6 games, 4 won)\n"
+                             "  2 players: won 4 of 6 (67%)\n"
+                             "  playing g9 (3 players, active)\n"
+                             "  finished g1 (2 players): place 2 of 2\n")
+    standin.answer("GET", "/leaderboard", 200, [
+        {"rank": 1, "user_id": 7, "name": "Ada", "rating": 1087, "provisional": False,
+         "games": 6, "wins": 4},
+        {"rank": 2, "user_id": 8, "name": "Bob", "rating": 1012, "provisional": True,
+         "games": 2, "wins": 1}])
+    board = run("leaderboard", "--track", "2", env=env(standin))
+    assert board.output == ("  #  PLAYER                    RATING GAMES  WON\n"
+                            "  1  Ada                        1087      6    4\n"
+                            "  2  Bob                        1012?     2    1\n")
+    assert standin.requests[-1]["args"] == {"track": "2"}

@@ -14,6 +14,7 @@ from server.api.games.schemas import GameSchema
 from server.games import lobby
 from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, current_user, require_user
 from server.http.parsing import Blueprint
+from server.ratings import derived
 from server.seeking import open_games, seeks
 from server.storage.db import db_session
 from server.storage.models import utcnow
@@ -34,7 +35,7 @@ class OpenGames(MethodView):
     def get(self, query: dict, pagination_parameters):  # noqa: ANN001
         """The public games waiting for players, newest first, a page at a time; ``seats``,
         ``pace`` and ``rules_version`` filter them. Signed in, each carries its join code: join
-        it with POST /games/join."""
+        it with POST /games/join. Each person carries their rating on the game's track."""
         session = db_session()
         user = current_user()
         page, pagination_parameters.item_count = open_games.open_games(
@@ -43,7 +44,7 @@ class OpenGames(MethodView):
         if user is not None:  # a public open game is anyone's to join
             codes = {game.id: game.join_code for game in page}
             listed = [{**game, "join_code": codes[game["id"]]} for game in listed]
-        return listed
+        return derived.with_ratings(derived.ratings(session), listed)
 
 
 @blp.route("/seeks")

@@ -51,6 +51,8 @@ OPERATION_IDS: dict[str, str] = {
     "GET /api/v1/seeks": "listSeeks",
     "GET /api/v1/seeks/{seek_id}": "getSeek",
     "DELETE /api/v1/seeks/{seek_id}": "cancelSeek",
+    "GET /api/v1/users/{user_id}": "getPlayer",
+    "GET /api/v1/leaderboard": "getLeaderboard",
 }
 
 # The operations that answer a game (its `id`), with the status they answer it with: each links

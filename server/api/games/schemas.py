@@ -173,6 +173,11 @@ class PlayerSchema(ma.Schema):
         "description": "The player is on vacation until then (their turns wait); null: here"})
     wants_pause = fields.Boolean(required=True, metadata={
         "description": "The player asked to pause the game (it pauses when every player has)"})
+    rating = fields.Integer(metadata={
+        "description": "In the open games list: the player's rating on the game's track (1000 "
+                       "for a newcomer; docs/community.md)"})
+    rating_provisional = fields.Boolean(metadata={
+        "description": "In the open games list: the rating counts fewer than 5 games"})
 
 
 class GameSchema(ma.Schema):

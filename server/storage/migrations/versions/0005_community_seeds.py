@@ -1,6 +1,7 @@
 """seeds no one can choose and rematches: the seed rule a game was made under, the dice seed
 mixed from the server's seed and the players' words at the start, each seat's word; the
-finished game a game is the rematch of; the seeks (seats and pace a player wants) that wait for
+finished game a game is the rematch of; a finished game's outcome (what the ratings are
+derived from); the seeks (seats and pace a player wants) that wait for
 their match
 
 Revision ID: 0005_community_seeds
@@ -22,6 +23,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column('seed_rule', sa.String(length=20), nullable=True))
         batch_op.add_column(sa.Column('play_seed', sa.String(length=64), nullable=True))
         batch_op.add_column(sa.Column('rematch_of', sa.String(length=16), nullable=True))
+        batch_op.add_column(sa.Column('outcome', sa.JSON(), nullable=True))
         batch_op.create_index(batch_op.f('ix_games_rematch_of'), ['rematch_of'], unique=False)
     with op.batch_alter_table('seats', schema=None) as batch_op:
         batch_op.add_column(sa.Column('seed_contribution', sa.String(length=64), nullable=True))
@@ -51,6 +53,7 @@ def downgrade() -> None:
         batch_op.drop_column('seed_contribution')
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_games_rematch_of'))
+        batch_op.drop_column('outcome')
         batch_op.drop_column('rematch_of')
         batch_op.drop_column('play_seed')
         batch_op.drop_column('seed_rule')
