@@ -14,7 +14,8 @@ compiled from the .po and that no message lacks its Japanese).
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import UTC, datetime
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -82,12 +83,42 @@ def engine_catalog(language: str | None) -> NullTranslations:
 
 
 def format_datetime(moment: datetime, language: str | None, zone: str | None = None) -> str:
-    """`moment` in `zone` (IANA name; UTC by default) as `language` writes a date and time:
-    "Dec 2, 2026, 3:00 PM" / "2026/12/02 15:00"."""
+    """`moment` in `zone` (IANA name; UTC by default) as `language` writes a date and time,
+    with the zone: "Dec 24, 2026, 3:00 PM (UTC)" / "2026/12/25 0:00 (Asia/Tokyo)"."""
     tz = babel_dates.get_timezone(zone or "UTC")
-    return babel_dates.format_datetime(moment, "medium", tzinfo=tz,
-                                       locale=Locale.parse(normal(language)))
+    locale = Locale.parse(normal(language))
+    pattern = locale.datetime_formats["medium"]
+    day = babel_dates.format_date(moment.astimezone(tz), "medium", locale=locale)
+    hour = babel_dates.format_time(moment, "short", tzinfo=tz, locale=locale)
+    return pattern.replace("{1}", day).replace("{0}", hour) + f" ({zone or 'UTC'})"
 
 
 def gettext(language: str | None, message: str) -> str:
     return catalog(language).gettext(message)
+
+
+_SPAN = re.compile(r"(\d+) (day|hour|minute)s?")
+_UNITS = {"day": "日", "hour": "時間", "minute": "分"}
+
+
+def time_left(text: str | None, language: str | None) -> str | None:
+    """server.games.pace.time_left's words ("2 days 4 hours left") in `language`."""
+    if text is None or normal(language) == "en":
+        return text
+    if text == "due now":
+        return "期限です"
+    if text == "under a minute left":
+        return "残り1分未満"
+    return "残り" + "".join(f"{n}{_UNITS[unit]}" for n, unit in _SPAN.findall(text))
+
+
+def deadline(text: str | None, language: str | None, zone: str | None = None) -> str | None:
+    """A deadline the notices wrote as "2026-12-24 15:00 UTC", in `language`'s way and the
+    reader's time zone (English keeps the notices' own form)."""
+    if text is None or normal(language) == "en":
+        return text
+    try:
+        moment = datetime.strptime(text, "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+    except ValueError:
+        return text
+    return format_datetime(moment, language, zone)

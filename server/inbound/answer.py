@@ -13,6 +13,7 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
+from engine.text import notation
 from engine.text.narrate import narrate_lines
 from server.games import service
 from server.inbound.letter import Letter
@@ -35,8 +36,11 @@ HELP = """The words you can send, one per line (a # starts a comment):
     stop      no more email about this game
     unsubscribe   no more email at all
 {table_words}
+Japanese verbs work too, the rest of the line the same:
+    {synonyms}
 To the bare address (no +code): `new solo` starts a game against the Rhom; anything else
-lists your games with the address to reply to for each.""".replace("{table_words}", TABLE_HELP)
+lists your games with the address to reply to for each.""".replace("{table_words}", TABLE_HELP).replace(
+    "{synonyms}", ", ".join(f"{ja} {en}" for ja, en in notation.SYNONYMS.items()))
 
 
 def _quoted(line) -> str:

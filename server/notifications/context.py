@@ -20,6 +20,7 @@ from engine.text import notation
 from engine.text.board import render_plain
 from engine.text.narrate import narrate, score_lines
 from engine.text.wording import item_text, objective_text
+from server import i18n
 from server.config import Settings
 from server.messages.service import since_last_turn, told_line
 from server.notifications.render import commands
@@ -113,7 +114,8 @@ def _seat_names(session, game: Game) -> dict[int, str]:
 
 
 def happened_since_last_turn(
-    session, game: Game, version: int, seat: int, names: dict[int, str]
+    session, game: Game, version: int, seat: int, names: dict[int, str],
+    language: str | None = None,
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
     as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
@@ -144,7 +146,8 @@ def happened_since_last_turn(
         .limit(HAPPENED_EVENTS)
     ).all()
     lines: list[str] = []
-    for story in narrate(list(reversed(rows)), names, seat):
+    for story in narrate(list(reversed(rows)), names, seat,
+                         translations=i18n.engine_catalog(language)):
         lines.append(story.heading)
         for sentence in story.sentences:  # within 80 columns once the template indents them
             lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
@@ -224,19 +227,24 @@ def build_context(
     extra: dict | None = None,
     user_id: int | None = None,
     queued_at: datetime | None = None,
+    reader: dict | None = None,
 ) -> dict:
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
-    notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
+    notice was queued: the deadline it quotes, the reason and commands of a turn played for them.
+    `reader` holds the recipient's language, time_zone, tile_sort and relic_sort (docs/i18n.md)."""
 
     extra = dict(extra or {})
-    deadline = extra.pop("deadline", None)
-    left = extra.pop("time_left", None)
+    reader = reader or {}
+    language = reader.get("language")
+    deadline = i18n.deadline(extra.pop("deadline", None), language, reader.get("time_zone"))
+    left = i18n.time_left(extra.pop("time_left", None), language)
     names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
-    view = engine.view(state, seat)
+    view = engine.view(state, seat, tile_sort=reader.get("tile_sort"),
+                       relic_sort=reader.get("relic_sort"))
     typed = typed_lines(state, seat) if your_turn else []
     return {
         "game_id": game.id,
@@ -249,7 +257,7 @@ def build_context(
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
-        "happened": happened_since_last_turn(session, game, version, seat, names),
+        "happened": happened_since_last_turn(session, game, version, seat, names, language),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
         "board": board_for(view, game, version, names),
         "own_cards": own_cards(view, seat),

@@ -77,3 +77,18 @@ def test_notify_words_change_the_choice(post, table, duel):
     post.deliver()
     assert ("`notify digest 30` was not done: the digest hour is a whole hour from 0 to 23, "
             "not 30.") in flat(answer_to(post, duel.player.email))
+
+
+def test_language_and_sort_words_change_the_readers_settings(post, table, duel):
+    post.ingest(reply(duel.mail, "language ja\ntiles region\nrelics category"))
+    post.deliver()
+    answer = flat(answer_to(post, duel.player.email))
+    assert "Your tiles are now sorted by region." in answer
+    assert "Your relics are now sorted by category." in answer
+    prefs = table._call("get", "/users/me", duel.player)["preferences"]
+    assert (prefs["language"], prefs["tile_sort"], prefs["relic_sort"]) == (
+        "ja", "region", "category")
+    post.ingest(reply(duel.mail, "help"))
+    post.deliver()
+    helped = answer_to(post, duel.player.email)
+    assert "language ja | language en" in helped and "公開 reveal" in helped
