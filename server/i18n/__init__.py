@@ -97,6 +97,11 @@ def gettext(language: str | None, message: str) -> str:
     return catalog(language).gettext(message)
 
 
+def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
+    """Marks a message for the catalog where it is written; it is translated where shown."""
+    return message
+
+
 _SPAN = re.compile(r"(\d+) (day|hour|minute)s?")
 _UNITS = {"day": "日", "hour": "時間", "minute": "分"}
 

@@ -114,11 +114,14 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
                        to_run, now)
     with session_scope(db) as session:
         game = session.get(Game, game.id)
-        context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
-            else {}
+        reader = _reader(session.get(User, user.id))  # as the lines may have just set it
+        language = reader["language"]
+        context = answer.game_context(session, game, seat.seat, user.name, reader) \
+            if seat.seat is not None else {}
         intro = " ".join(report.notes) or _stopped_note(report.words) or (
             "" if to_run or said else "Your mail had no command in it.")
         text = answer.render_answer(
+            language,
             name=user.name,
             intro=intro,
             said=told,
@@ -128,9 +131,9 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             reason=report.reason or "",
             not_run=[line.text for line in report.not_run],
             skipped_after=[line.text for line in after],
-            happened=answer.describe_events(session, game, report.events, seat.seat)
+            happened=answer.describe_events(session, game, report.events, seat.seat, language)
             if report.events else [],
-            help=answer.HELP if "help" in report.words else "",
+            help=answer.help_text(language) if "help" in report.words else "",
             **context,
         )
         status = ("stopped" if report.refused else "applied" if report.applied
@@ -146,6 +149,12 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             version=game.version, seat=seat.seat,
             html_body=answer.html_with_picture(text, context, game, user))
     return _outcome(status, detail)
+
+
+def _reader(user: User) -> dict:
+    """The player's language and display settings, which their answer follows."""
+    return {"language": user.language, "tile_sort": user.tile_sort,
+            "relic_sort": user.relic_sort}
 
 
 def _stopped_note(words: list[str]) -> str:

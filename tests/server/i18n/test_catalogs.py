@@ -18,7 +18,7 @@ from engine.text.narrate import narrate_lines
 from server import i18n
 
 ROOT = Path(__file__).resolve().parents[3]
-KEYWORDS = {"_": None, "_h": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
+KEYWORDS = {"_": None, "_h": None, "N_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
 CATALOGS = [
     ("babel.cfg", ROOT / "server/translations/ja/LC_MESSAGES/messages"),
     ("babel-engine.cfg", ROOT / "server/translations/ja/LC_MESSAGES/engine"),
