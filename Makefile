@@ -72,7 +72,7 @@ endef
 
 translations: $(STAMP)
 	$(call catalog,babel.cfg,server/translations,messages)
-	$(call catalog,babel-engine.cfg,server/translations,engine)
+	$(call catalog,babel-engine.cfg,engine/translations,engine)
 	$(call catalog,babel-client.cfg,client/translations,client)
 
 openapi: $(STAMP)

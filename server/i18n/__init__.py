@@ -1,8 +1,9 @@
 """English and Japanese (issue 30): the catalogs, a reader's language and dates in its words.
 
-Two Babel domains live in server/translations/<lang>/LC_MESSAGES/: `messages` (the pages, mails,
-answers; Flask-Babel's gettext in templates) and `engine` (narration, card texts, printed names;
-passed to engine/text as a gettext-like object, since the engine reads no file). The .mo files
+Two Babel domains: `messages` in server/translations/<lang>/LC_MESSAGES/ (the pages, mails,
+answers; Flask-Babel's gettext in templates) and `engine` in engine/translations/ (narration, card
+texts, printed names; passed to engine/text as a gettext-like object, since the engine reads no
+file: the server and the command line load it). The .mo files
 are committed beside their .po so a fresh clone runs as it is (tests/server/i18n checks they are
 compiled from the .po and that no message lacks its Japanese).
 
@@ -24,9 +25,12 @@ from babel import Locale
 from babel import dates as babel_dates
 from babel.support import Translations
 
+import engine
+
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 DEFAULT = "en"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+ENGINE_TRANSLATIONS = Path(engine.__file__).resolve().parent / "translations"
 NAMES = {"en": "English", "ja": "日本語"}
 
 
@@ -69,7 +73,8 @@ def best_match(accept_language: str | None) -> str:
 def _load(language: str, domain: str) -> NullTranslations:
     if language == DEFAULT:
         return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [language], domain=domain)
+    where = ENGINE_TRANSLATIONS if domain == "engine" else TRANSLATIONS
+    return Translations.load(str(where), [language], domain=domain)
 
 
 def catalog(language: str | None) -> NullTranslations:

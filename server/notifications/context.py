@@ -155,7 +155,7 @@ def happened_since_last_turn(
     return lines
 
 
-def own_cards(view: dict, seat: int) -> list[str]:
+def own_cards(view: dict, seat: int, language: str | None = None) -> list[str]:
     """The texts of the recipient's own objectives and items (engine/text/card_text.py): the text part
     has them in its board; the HTML part, whose board is a picture, lists them."""
 
@@ -163,8 +163,12 @@ def own_cards(view: dict, seat: int) -> list[str]:
     if me is None:
         return []
     version = view.get("rules_version")
-    return ([f"Objective: {objective_text(o, version)}" for o in me.get("objectives") or []]
-            + [f"Item: {item_text(i, version)}" for i in me.get("items") or []])
+    cards = i18n.engine_catalog(language)
+    _ = i18n.catalog(language).gettext
+    return ([_("Objective: {text}").format(text=objective_text(o, version, cards))
+             for o in me.get("objectives") or []]
+            + [_("Item: {text}").format(text=item_text(i, version, cards))
+               for i in me.get("items") or []])
 
 
 def table_talk(session, game: Game, user_id: int | None, seat: int, version: int) -> dict:
@@ -260,7 +264,7 @@ def build_context(
         "happened": happened_since_last_turn(session, game, version, seat, names, language),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
         "board": board_for(view, game, version, names),
-        "own_cards": own_cards(view, seat),
+        "own_cards": own_cards(view, seat, language),
         **table_talk(session, game, user_id, seat, version),
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),
