@@ -1,5 +1,5 @@
 """The ASGI front: a long-poll waits here, on the event loop, and everything else is the Flask
-app, run in a thread pool (a2wsgi).
+app, run in a thread pool (server/http/asgi_bridge.py).
 
     gunicorn -k uvicorn_worker.UvicornWorker 'server.asgi:create_asgi_app()'   # deploy/
     iridescia-server serve                                                     # make run
@@ -25,11 +25,11 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
 
 from server import create_app, wakeups
 from server.config import LONG_POLL_LIMIT_SECONDS, OPEN_WAITS_REFUSED
+from server.http.asgi_bridge import WsgiBridge
 from server.storage import json_codec
 
 FEED_PATH = re.compile(r"^/api/v1/games/(?P<game>[^/]+)/events$")
@@ -45,7 +45,7 @@ def create_asgi_app(config: dict[str, Any] | None = None) -> Front:
 class Front:
     def __init__(self, app: Flask, threads: int = WSGI_THREADS) -> None:
         self.app = app
-        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.wsgi = WsgiBridge(app, threads, lambda: app.config.get("MAX_CONTENT_LENGTH"))
         self.wakeups = wakeups.of(app)
         self.max_seconds = float(app.config["LONG_POLL_MAX_SECONDS"])
         self.per_client = int(app.config["LONG_POLL_MAX_PER_CLIENT"])
@@ -124,6 +124,7 @@ class Front:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.wakeups.close()
+                self.wsgi.shutdown()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

@@ -163,6 +163,14 @@ class Settings:
     """Where ``serve`` listens for incoming mail (an embedded SMTP receiver), ``host:port``;
     ``off`` disables it."""
 
+    INBOUND_TLS_CERT: str = ""
+    """The embedded SMTP receiver's certificate for STARTTLS, a PEM file (with
+    ``IRIDESCIA_INBOUND_TLS_KEY``); empty: a self-signed one made at the first start under
+    ``var/inbound-tls/``."""
+
+    INBOUND_TLS_KEY: str = ""
+    """The private key of ``IRIDESCIA_INBOUND_TLS_CERT``, a PEM file."""
+
     IMAP_URL: str = ""
     """A mailbox the scheduler polls for replies, ``imaps://user:pass@host/INBOX`` (``imap://``
     for plain or STARTTLS); empty: no polling."""

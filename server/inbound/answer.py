@@ -21,8 +21,7 @@ from server.i18n import N_
 from server.inbound.letter import Letter
 from server.inbound.table_words import HELP as TABLE_HELP
 from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
-from server.notifications.render import TEMPLATES, words
-from server.picture.png import html_with_board
+from server.notifications.render import TEMPLATES, answer_html, words
 from server.storage.models import Game, Outbox
 from server.users.sign_in import magic_link
 
@@ -87,14 +86,17 @@ def game_context(session, game: Game, seat: int, name: str, reader: dict | None 
 
 
 def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:  # noqa: ANN001
-    """The answer's HTML part: its text, the board as the player's view draws it (an inline
-    PNG, as in the game's own emails) and a sign-in link to the game's page; None before the
-    game has a board."""
+    """The answer's HTML part (server/notifications/render.py): its text and sign-in links to
+    the game's page and to its board picture, no picture inline (the your-turn mail has it);
+    None before the game has a board."""
 
     if context.get("view") is None:
         return None
     link = magic_link(user.id, user.token_hash, f"/games/{game.id}")
-    return html_with_board(text, context["view"], context["names"], game.id, link)
+    picture = magic_link(user.id, user.token_hash, f"/games/{game.id}/board.png")
+    language = getattr(user, "language", None)
+    return answer_html(i18n.gettext(language, N_("Gems of Iridescia {game}")).format(game=game.id),
+                       text, link, picture, context.get("board"), language)
 
 
 def describe_events(session, game: Game, rows: list[dict], seat: int,

@@ -70,6 +70,10 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str) -> Outcom
     with session_scope(db) as session:
         user = session.exec(select(User).where(User.email == letter.sender)).first()
         user_id = None if user is None else user.id
+        disabled = user is not None and user.disabled_at is not None
+    if disabled:  # no play, no talk, no answer: the operator stopped this account
+        return close(db, record_id, Outcome("dropped", f"the account of {letter.sender} was "
+                                                       "disabled by an operator"))
     if user is None and not token.startswith("join-"):
         return close(db, record_id, Outcome("dropped", f"{letter.sender} is not registered"))
     limit = config["INBOUND_RATE_LIMIT"]

@@ -14,6 +14,8 @@ import logging
 from dataclasses import dataclass
 
 from server.inbound.ingest import ingest
+from server.inbound.tls import server_context
+from server.mail.reply_addresses import ReplyBase
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +58,13 @@ def start_receiver(app, address: tuple[str, int]):
 
     host, port = address
     limit = max(4 * app.config["MAX_INBOUND_BYTES"], 1024 * 1024)
+    # STARTTLS offered (server/inbound/tls.py), never required.
+    tls = server_context(app.config.get("INBOUND_TLS_CERT", ""),
+                         app.config.get("INBOUND_TLS_KEY", ""),
+                         hostname=ReplyBase.parse(app.config["REPLY_ADDRESS"]).domain)
     controller = Controller(IngestingHandler(app), hostname=host, port=port,
-                            data_size_limit=limit, server_hostname="iridescia")
+                            data_size_limit=limit, server_hostname="iridescia",
+                            tls_context=tls, require_starttls=False)
     controller.start()
     app.extensions["iridescia_smtp_receiver"] = controller
     log.warning("receiving mail by SMTP on %s:%d (IRIDESCIA_INBOUND_SMTP)", host, port)

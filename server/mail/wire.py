@@ -24,6 +24,7 @@ from email import message_from_bytes
 from email.message import EmailMessage
 from email.utils import parseaddr
 
+from server.http.plain_text import body_safe
 from server.mail.message import POLICY, WIRE_POLICY, build_message, message_headers, wire_bytes
 from server.mail.settings import MailSettings
 from server.picture.png import BOARD_CID
@@ -164,8 +165,9 @@ def _inline_images(html: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _text_part(subtype: str, text: str) -> bytes:
-    """A text part, its body ending in CRLF (as `set_content` writes one)."""
-    lines = text.encode("utf-8").splitlines()
+    """A text part, its body ending in CRLF (as `set_content` writes one); no control
+    character but the line ends (`body_safe`)."""
+    lines = body_safe(text).encode("utf-8").splitlines()
     if all(len(line) <= _LINE_LIMIT for line in lines):
         # 8bit as the package writes short non-ASCII lines: an .eml file stays readable.
         encoding, body = b"7bit" if text.isascii() else b"8bit", CRLF.join(lines) + CRLF

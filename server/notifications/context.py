@@ -23,10 +23,13 @@ from engine.text.wording import item_text, objective_text
 from server import i18n
 from server.config import Settings
 from server.messages.service import since_last_turn, told_line
+from server.notifications.board_text import board_sides, picture_words
+from server.notifications.headline import news
 from server.notifications.render import commands
 from server.notifications.table_notes import table_notes
-from server.picture.png import board_png, data_uri
-from server.picture.svg import board_svg
+from server.picture.cache import board_picture as cached_picture
+from server.picture.png import data_uri
+from server.picture.raster import board_png
 from server.storage.models import Command, Event, Game, Seat, User, utcnow
 from server.users.sign_in import magic_link
 
@@ -94,9 +97,11 @@ def _seat_links(session, game: Game, version: int) -> dict[int, str]:
 PICTURED = frozenset({"game_started", "your_turn", "game_over"})
 
 
-def board_picture(view: dict, names: dict[int, str], game_id: str) -> str:
-
-    return data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
+def board_picture(state, names: dict[int, str], game_id: str, version: int) -> str:
+    """The hex board at `version` as a data URI (made an inline part when the mail is built):
+    the public board, drawn once per game version for every mail and `board.png`."""
+    return data_uri(cached_picture(game_id, version,
+                                   lambda: board_png(engine.view(state, None), names)))
 
 
 def _seat_names(session, game: Game) -> dict[int, str]:
@@ -119,6 +124,22 @@ def happened_since_last_turn(
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
     as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
+    lines: list[str] = []
+    # Within 80 columns once the template indents them; a Japanese character takes two.
+    wide = i18n.normal(language) == "ja"
+    for story in narrate(events_since_last_turn(session, game, version, seat), names, seat,
+                         translations=i18n.engine_catalog(language)):
+        lines.append(story.heading)
+        for sentence in story.sentences:
+            lines += textwrap.wrap(sentence, 38 if wide else 76, initial_indent="  ",
+                                   subsequent_indent="    ", break_long_words=wide,
+                                   break_on_hyphens=False)
+    return lines
+
+
+def events_since_last_turn(session, game: Game, version: int, seat: int) -> list[dict]:
+    """The event payloads after the player's own last command, up to `version` (the last
+    HAPPENED_EVENTS of them), oldest first."""
 
     commands_before = _per_version(
         session,
@@ -139,20 +160,13 @@ def happened_since_last_turn(
             start = applied_at
     if start is None:
         return []
-    rows = session.exec(
+    rows = _per_version(session, game, version, f"events-after-{start}", lambda: session.exec(
         select(Event.payload)
         .where(Event.game_id == game.id, Event.seq > start, Event.seq <= version)
         .order_by(Event.seq.desc())
         .limit(HAPPENED_EVENTS)
-    ).all()
-    lines: list[str] = []
-    for story in narrate(list(reversed(rows)), names, seat,
-                         translations=i18n.engine_catalog(language)):
-        lines.append(story.heading)
-        for sentence in story.sentences:  # within 80 columns once the template indents them
-            lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
-                                   break_long_words=False, break_on_hyphens=False)
-    return lines
+    ).all())
+    return list(reversed(rows))
 
 
 def own_cards(view: dict, seat: int, language: str | None = None) -> list[str]:
@@ -254,7 +268,10 @@ def build_context(
         "game_id": game.id,
         "game_url": seat_links(session, game, version).get(seat)
         or f"{base_url()}/games/{game.id}",
-        "board_image": board_picture(view, names, game.id) if kind in PICTURED else None,
+        "board_image": board_picture(state, names, game.id, version)
+        if kind in PICTURED else None,
+        "board_alt": picture_words(view, names),
+        "sides": board_sides(view, names),
         "name": name,
         "seat": seat,
         "your_turn": your_turn,
@@ -262,6 +279,9 @@ def build_context(
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
         "happened": happened_since_last_turn(session, game, version, seat, names, language),
+        "headline": news(events_since_last_turn(session, game, version, seat), names, seat,
+                         language),
+        "turn_number": (view.get("turn") or {}).get("number"),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
         "board": board_for(view, game, version, names),
         "own_cards": own_cards(view, seat, language),

@@ -12,6 +12,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markupsafe import Markup, escape
 
 from server import i18n
+from server.notifications.headline import subject_with_news
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "email"
 
@@ -64,28 +65,37 @@ def words(language: str | None) -> dict:
 
 
 def subject(kind: str, context: dict, language: str | None = None) -> str:
+    """A subject that tells the news: what the others did that matters most since the
+    recipient's last turn, then what the mail asks of them, then the game (a mail client
+    threads by the headers, not by the subject). In the recipient's language."""
     _ = words(language)["_"]
-    game = _("Gems of Iridescia {game}").format(game=context["game_id"])
+    game_id = context["game_id"]
+    headline = context.get("headline")
+    number = context.get("turn_number")
+    turn = _("your turn {number}").format(number=number) if number else _("your turn")
     if kind == "game_started":
         if context["your_turn"]:
-            return _("{game}: the game has started, your turn").format(game=game)
-        return _("{game}: the game has started").format(game=game)
+            what = _("Gems of Iridescia: the game has started, {turn}").format(turn=turn)
+        else:
+            what = _("Gems of Iridescia: the game has started")
+        return subject_with_news(None, what, game_id)
     if kind == "your_turn":
-        if context["decision_kind"] == "removal":
-            return _("{game}: your removal turn").format(game=game)
-        return _("{game}: your turn").format(game=game)
+        what = _("your removal turn") if context["decision_kind"] == "removal" else turn
+        return subject_with_news(headline, what, game_id, language)
     if kind == "reminder":
-        return _("Reminder: your turn in {game}").format(game=game)
+        return subject_with_news(None, _("Reminder: {turn} is waiting").format(turn=turn),
+                                 game_id)
     if kind == "deadline_warning":
-        return _("{game}: your turn will be played for you at {deadline}").format(
-            game=game, deadline=context["deadline"])
+        return subject_with_news(None, _("{turn} will be played for you at {deadline}").format(
+            turn=turn, deadline=context["deadline"]), game_id)
     if kind == "played_for_you":
-        return _("{game}: your turn was played for you").format(game=game)
+        return subject_with_news(None, _("your turn was played for you"), game_id)
     if kind == "game_over":
         winners = _(" and ").join(s["name"] for s in context["scores"] if s["rank"] == 1)
         if not winners:
-            return _("{game} is over: nobody won").format(game=game)
-        return _("{game} is over: {winners} won").format(game=game, winners=winners)
+            return subject_with_news(None, _("Game over: nobody won"), game_id)
+        return subject_with_news(None, _("Game over: {winners} won").format(winners=winners),
+                                 game_id)
     raise ValueError(f"unknown notification kind {kind!r}")
 
 
@@ -100,3 +110,19 @@ def render(kind: str, context: dict, language: str | None = None) -> tuple[str, 
 def render_template(name: str, context: dict, language: str | None = None) -> str:
     """A template of its own (the daily digest) rendered with `context`."""
     return _environment.get_template(name).render(dict(context, **words(language)))
+
+
+def answer_html(subject: str, text: str, link: str | None = None,
+                picture_link: str | None = None, board: str | None = None,
+                language: str | None = None) -> str:
+    """The HTML part of an answer to a reply by mail: its text, in the phone-wide column of the
+    game's mails, with a link to the game's page. No picture inline, and the text board (`board`,
+    when the text holds it) a link to the board's picture instead: an answer stays under 12 KB
+    (the your-turn mail carries the picture; the text part keeps the board in full)."""
+    before, after, cut = text, "", False
+    if board and board in text:
+        before, _, after = text.partition(board)
+        cut = True
+    return _environment.get_template("answer.html").render(
+        subject=subject, before=before, after=after, board_cut=cut, link=link,
+        picture_link=picture_link, **words(language))

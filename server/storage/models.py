@@ -379,3 +379,18 @@ class WebhookDelivery(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     created_at: datetime = _time(nullable=False)
     sent_at: datetime | None = _time()
+
+
+class PageSession(SQLModel, table=True):
+    """A browser signed in on the pages (server/users/sign_in.py). Its cookie carries the
+    session's secret id, of which only the hash is kept; the row says whether it is still on:
+    signing out ends it here, so a copy of the cookie is worth nothing after. A session started
+    by a sign-in link records the link's digest, unique: each link starts one session only."""
+
+    __tablename__ = "page_sessions"
+
+    id_hash: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    link_digest: str | None = Field(default=None, max_length=64, unique=True)
+    created_at: datetime = _time(nullable=False)
+    ended_at: datetime | None = _time()

@@ -21,15 +21,16 @@ from server.games import listing, lobby, service
 from server.http.errors import fail
 from server.http.rate_limits import spend_account_request
 from server.messages import service as messages
-from server.picture.png import board_png
-from server.picture.svg import board_svg
+from server.notifications.context import seat_names as mail_seat_names
+from server.picture import cache as pictures
+from server.picture.raster import board_png
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
 from server.users import sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
 from server.web.csrf import csrf
-from server.web.game_page import page_context, seat_names, stories
+from server.web.game_page import page_context, stories
 from server.webhooks import registry
 
 blp = Blueprint("pages", __name__, template_folder="templates")
@@ -111,20 +112,41 @@ def _link_sent_lately(session, user: User, now) -> bool:
         Outbox.created_at > now - SIGN_IN_MAIL_EVERY)).first() is not None
 
 
-@blp.get("/sign-in/<token>")
-def follow_link(token: str):
-    session = db_session()
+def _usable_link(session, token: str) -> tuple[User, str]:
     try:
         user, page = sign_in.read_magic_link(token, lambda user_id: session.get(User, user_id))
+        if sign_in.link_used(session, token):
+            raise sign_in.LinkRefused(sign_in.USED)
     except sign_in.LinkRefused as refused:
         fail(403, str(refused))
-    sign_in.sign_in(user)
+    return user, page
+
+
+@blp.get("/sign-in/<token>")
+def show_link(token: str):
+    """A sign-in link opens a page with a button: following a link signs nobody in by itself
+    (a GET never writes, and another site cannot sign a browser in to its own account)."""
+    user, _page = _usable_link(db_session(), token)
+    return render_template("sign_in_link.html", name=user.name, action=request.path)
+
+
+@blp.post("/sign-in/<token>")
+def follow_link(token: str):
+    session = db_session()
+    user, page = _usable_link(session, token)
+    try:
+        sign_in.sign_in(session, user, utcnow(), link=token)
+    except sign_in.LinkRefused as refused:
+        fail(403, str(refused))
+    session.commit()
     return redirect(page, 303)
 
 
 @blp.post("/sign-out")
 def sign_out():
-    sign_in.sign_out()
+    session = db_session()
+    sign_in.sign_out(session, utcnow())
+    session.commit()
     return redirect(url_for("pages.home"), 303)
 
 
@@ -146,7 +168,9 @@ def register():
     except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
         return render_template("message.html", title="Check your email",
                                message=REGISTERED_ANSWER.format(email=data["email"]))
-    sign_in.sign_in(user)
+    session = db_session()
+    sign_in.sign_in(session, user, utcnow())
+    session.commit()
     return render_template("registered.html", user=user, token=token,
                            server=current_app.config["BASE_URL"],
                            join=request.form.get("join", ""))
@@ -190,16 +214,18 @@ def game_page(game_id: str):
 
 @blp.get("/games/<game_id>/board.png")
 def board_picture(game_id: str):
-    """The board now as a picture, as the viewer may see it (the daily digest links to it)."""
+    """The hex board now as a picture (the daily digest links to it): the public board, the
+    same picture the mails of this version carry, drawn once per version (server/picture)."""
 
     session = db_session()
-    user, game, seat = _viewer(session, game_id)
+    user, game, _seat = _viewer(session, game_id)
     if game.version == 0:
         fail(404, f"game {game.id} has not started: it has no board yet")
-    view = engine.view(service.load_state(session, game), seat)
-    _info, names = seat_names(session, game, user)
-    picture = board_png(board_svg(view, names, f"Gems of Iridescia, game {game.id}"))
-    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-store"}
+    # Named as the mails of this version name them: one picture for both.
+    names = mail_seat_names(session, game, game.version)
+    picture = pictures.board_picture(game.id, game.version, lambda: board_png(
+        engine.view(service.load_state(session, game), None), names))
+    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-cache"}
 
 
 def _posted_command(seat: int) -> tuple[dict, int]:

@@ -113,7 +113,7 @@ def test_the_magic_link_in_an_email_opens_the_private_view(table, browser, tmp_p
     html = mail.get_body(("html",)).get_content()
     link = re.search(r'<a href="([^"]+)">Open the game</a>', html).group(1)
     assert link.startswith(f"{url}/sign-in/")
-    browser.get(link)
+    _follow(browser, link)
     assert browser.current_url == f"{url}/games/{game['id']}"
     assert "Signed in as Ada" in browser.find_element(By.TAG_NAME, "header").text
     me = browser.find_element(By.CSS_SELECTOR, "#board svg g.player text.player-name")
@@ -128,7 +128,13 @@ def _to(path) -> str:
 
 
 def _sign_in(driver, app, url, player) -> None:
-    driver.get(url + link_for(app, player, "/"))
+    _follow(driver, url + link_for(app, player, "/"))
+
+
+def _follow(driver, link: str) -> None:
+    """Open a sign-in link and press its page's button, as a player does."""
+    driver.get(link)
+    driver.find_element(By.CSS_SELECTOR, "form[action^='/sign-in/'] button").click()
 
 
 def test_a_whole_turn_is_played_by_clicking(table, browser):

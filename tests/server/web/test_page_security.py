@@ -5,14 +5,20 @@ they escape: every name, everywhere."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
-from itsdangerous import TimestampSigner
 
 from server import create_app
 from tests.server.play import create_started_game
-from tests.server.web.conftest import csrf_token, forms, link_for, register, signed_in, whose_turn
+from tests.server.web.conftest import (
+    csrf_token,
+    follow,
+    forms,
+    link_for,
+    register,
+    signed_in,
+    whose_turn,
+)
 
 
 def _version(client, game, _player=None) -> int:
@@ -53,16 +59,20 @@ def test_a_tampered_link_is_refused(app, ada):
 
 
 def test_an_expired_link_is_refused(app, ada, monkeypatch):
+    from datetime import UTC, datetime, timedelta
+
+    from server.http.auth import hash_token
+    from server.users.sign_in import magic_link
+
     hours = app.config["MAGIC_LINK_HOURS"]
-    real = TimestampSigner.get_timestamp
-    monkeypatch.setattr(TimestampSigner, "get_timestamp",
-                        lambda self: int(time.time()) - hours * 3600 - 60)
-    old = link_for(app, ada)
-    monkeypatch.setattr(TimestampSigner, "get_timestamp", real)
+    with app.app_context():
+        old = magic_link(ada.id, hash_token(ada.token), "/",
+                         issued_at=datetime.now(UTC) - timedelta(hours=hours, seconds=60))
+    old = old.removeprefix(app.config["BASE_URL"])
     answer = app.test_client().get(old)
     assert answer.status_code == 403
     assert f"more than {hours} hours old" in answer.get_data(as_text=True)
-    assert app.test_client().get(link_for(app, ada)).status_code == 303  # a fresh one works
+    assert follow(app.test_client(), link_for(app, ada)).status_code == 303  # a fresh one works
 
 
 def test_rotating_the_token_ends_the_session_and_the_links_already_sent(app, client, game, ada,
@@ -146,7 +156,7 @@ def test_every_page_shows_a_hostile_name_as_text(app, client):
 def test_the_session_cookie_is_httponly_lax_and_secure_on_https(database_url, base_url, secure):
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "BASE_URL": base_url})
     ada = register(app.test_client(), "Ada", "ada@example.org")
-    answer = app.test_client().get(link_for(app, ada).removeprefix(base_url))
+    answer = follow(app.test_client(), link_for(app, ada).removeprefix(base_url))
     cookie = answer.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
     assert ("Secure" in cookie) is secure
@@ -171,4 +181,4 @@ def test_an_emails_link_counts_its_hours_from_the_game_moment_it_tells_about(app
     assert old == again  # the same email rendered twice says the same
     browser = app.test_client()
     assert browser.get(old.removeprefix(app.config["BASE_URL"])).status_code == 403
-    assert browser.get(recent.removeprefix(app.config["BASE_URL"])).status_code == 303
+    assert follow(browser, recent.removeprefix(app.config["BASE_URL"])).status_code == 303

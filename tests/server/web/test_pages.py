@@ -10,7 +10,7 @@ from sqlmodel import select
 from server.storage.db import get_engine, session_scope
 from server.storage.models import Outbox
 from tests.server.play import create_started_game, play_one
-from tests.server.web.conftest import csrf_token, forms, signed_in, whose_turn
+from tests.server.web.conftest import csrf_token, follow, forms, signed_in, whose_turn
 
 
 def test_a_public_game_shows_to_anyone_with_its_board_players_and_turn(client, game):
@@ -177,7 +177,7 @@ def test_asking_for_a_sign_in_link_answers_the_same_and_mails_only_a_registered_
         assert [row.to_email for row in rows] == ["ada@example.org"]
         link = re.search(r"(/sign-in/\S+)", rows[0].text_body).group(1)
     browser = app.test_client()
-    assert browser.get(link).status_code == 303
+    assert follow(browser, link).status_code == 303
     assert "Signed in as <strong class=\"me\">Ada</strong>" in browser.get("/").get_data(
         as_text=True)
 
