@@ -37,7 +37,10 @@ def test_a_japanese_your_turn_mail_text_and_html(db_url, smtp_server):
 
     [mail] = handler.received
     assert mail.recipients == [second.email]
-    assert mail.message["Subject"] == f"イリデシアの宝石 {game_id}：あなたの手番"
+    # The news of the subject in Japanese too: "Bobが眩いダイナマイトを購入 — あなたの手番（ターン2） (ID)".
+    assert mail.message["Subject"].endswith(f"あなたの手番（ターン2） ({game_id})")
+    assert not re.search(r"[a-z]{3,}", mail.message["Subject"].replace(first.name, "")
+                         .replace(game_id, ""))
     text = mail.message.get_body(("plain",)).get_content().replace("\r\n", "\n")
     assert text.startswith(f"{second.name}さん、こんにちは。\n\nゲーム{game_id}であなたの手番です。\n")
     assert "前回の手番以降の出来事：\n" in text and f"\n  ターン1：{first.name}\n" in text
@@ -51,7 +54,7 @@ def test_a_japanese_your_turn_mail_text_and_html(db_url, smtp_server):
     html = mail.message.get_body(("html",)).get_content()
     assert '<html lang="ja">' in html
     assert 'ゲーム<a href="' in html and f'>{game_id}</a>であなたの手番です。' in html
-    assert "<h3>前回の手番以降の出来事</h3>" in html and "<h3>あなたのカード</h3>" in html
+    assert "<h3>前回の手番以降の出来事</h3>" in html and ">宝石市場（ダイスの目）</h3>" in html
     assert "Hello" not in html and "Since your last turn" not in html
 
     # The other player, who chose nothing, reads English on their turn.
@@ -61,5 +64,5 @@ def test_a_japanese_your_turn_mail_text_and_html(db_url, smtp_server):
     ticker.tick()
     [english] = handler.received
     assert english.recipients == [first.email]
-    assert english.message["Subject"] == f"Gems of Iridescia {game_id}: your turn"
+    assert english.message["Subject"].endswith(f"your turn 3 ({game_id})")
     assert "Since your last turn:" in english.message.get_body(("plain",)).get_content()
