@@ -37,6 +37,7 @@ from server.http import (
 from server.storage import db, json_codec
 from server.web.account_pages import pages as account_pages
 from server.web.language import page_language
+from server.web.settings import blp as settings_pages
 
 API_PREFIX = "/api/v1"
 
@@ -131,6 +132,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(vacations_blp, url_prefix=API_PREFIX)
     api.register_blueprint(notifications_blp, url_prefix=API_PREFIX)
     app.register_blueprint(account_pages)
+    app.register_blueprint(settings_pages)  # language and display settings (docs/i18n.md)
     app.extensions["iridescia_api"] = api
     if not app.testing:
         _freeze_the_startup_heap()
