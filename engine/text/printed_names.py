@@ -22,9 +22,13 @@ from engine.data import (
     TILES,
     display_name,
 )
-from engine.text import card_text
+from engine.text import board, card_text
 
 CATEGORIES = ("jewelry", "tech", "lore", "iridia")
+# Words of a view the text board shows as they are: the turn's phases, the kinds of roll, the
+# leftover-gems variant, the Rhom's weathervane.
+VIEW_WORDS = ("reveal", "move", "actions", "restore", "mine", "wishing_well", "roll", "any",
+              "same_type", "left", "right")
 
 
 def printed_names() -> list[str]:
@@ -46,6 +50,8 @@ def printed_names() -> list[str]:
         names.extend(wilds.values())
     for texts in card_text.VERSION_TEXTS.values():
         names.extend(texts.values())
+    names.extend(VIEW_WORDS)
+    names.extend(board.LEGEND)
     return list(dict.fromkeys(names))
 
 

@@ -106,21 +106,26 @@ def item_label(item_id: str, translations: Catalog | None = None) -> str:
     return f"{name} ({item.cost}c)" if item is not None else name
 
 
-def relic_category(relic_id: str) -> str:
+def relic_category(relic_id: str, translations: Catalog | None = None) -> str:
     """`Sapphire Spyglass (tech)`: a restored relic as the sets and objectives count it."""
+    _ = (translations or ENGLISH).gettext
     relic = RELICS.get(relic_id)
-    name = component_name(relic_id)
-    return f"{name} ({relic.category})" if relic is not None else name
+    name = _(component_name(relic_id))
+    if relic is None:
+        return name
+    return _("{name} ({category})").format(name=name, category=_(relic.category))
 
 
-def relic_label(relic_id: str) -> str:
+def relic_label(relic_id: str, translations: Catalog | None = None) -> str:
     """`Sapphire Spyglass (tech, 1C2S, 5p)`: name, category, the gems it needs, its points."""
+    _ = (translations or ENGLISH).gettext
     relic = RELICS.get(relic_id)
-    name = component_name(relic_id)
+    name = _(component_name(relic_id))
     if relic is None:
         return name
     needs = "".join(f"{count}{GEM_LETTERS[gem]}" for gem, count in relic.requirement().items())
-    return f"{name} ({relic.category}, {needs}, {relic.points}p)"
+    return _("{name} ({category}, {needs}, {points}p)").format(
+        name=name, category=_(relic.category), needs=needs, points=relic.points)
 
 
 def objective_label(objective_id: str, translations: Catalog | None = None) -> str:
