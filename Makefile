@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 # DejaVu fonts the board's PNG is drawn with. Installed with apt-get when one is missing.
 DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
 
-.PHONY: help venv run test lint bench openapi clean system-packages translations
+.PHONY: help venv run test lint bench openapi clean system-packages node-packages translations
 
 help:
 	@echo "make run      migrate var/iridescia.db and serve http://127.0.0.1:5000 (scheduler in-process, mail to var/outbox/, mail in on 127.0.0.1:2525)"
@@ -45,8 +45,15 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports --no-cache --no-logo
 
+# The browser tests' npm packages (package.json: axe-core, loaded into Chromium to check the
+# pages' accessibility), from the npm registry at the versions package-lock.json pins.
+node-packages: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
 # pytest exits 5 when it collected no tests: say so, and fail like any other non-zero code.
-test: lint system-packages
+test: lint system-packages node-packages
 	@$(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests; failing" >&2; fi; \
 	exit $$rc
@@ -79,4 +86,4 @@ openapi: $(STAMP)
 	$(BIN)/iridescia-server openapi > openapi.yaml.tmp && mv openapi.yaml.tmp openapi.yaml
 
 clean:
-	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis *.egg-info build dist
+	rm -rf $(VENV) var node_modules .pytest_cache .ruff_cache .hypothesis *.egg-info build dist

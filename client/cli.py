@@ -14,6 +14,7 @@ from client.commands import (
     history,
     lobby,
     looking,
+    planning,
     robots,
     talk,
     webhooks,
@@ -41,8 +42,8 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
     ctx.obj = App(profile_name=profile, server_override=server)
 
 
-for module in (account, lobby, looking, cards, talk, following, acting, robots, history, away,
-               webhooks):
+for module in (account, lobby, looking, cards, talk, following, acting, planning, robots, history,
+               away, webhooks):
     for command in module.COMMANDS:
         cli.add_command(command)
 

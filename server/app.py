@@ -19,6 +19,7 @@ from server.api.health.routes import blp as health_blp
 from server.api.mail.routes import blp as mail_blp
 from server.api.messages.routes import blp as messages_blp
 from server.api.notifications.routes import blp as notifications_blp
+from server.api.plans.routes import blp as plans_blp
 from server.api.rules.routes import blp as rules_blp
 from server.api.users.routes import blp as users_blp
 from server.api.vacations.routes import blp as vacations_blp
@@ -125,6 +126,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(play_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(plans_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(webhooks_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")

@@ -13,7 +13,7 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
-from engine.text import notation
+from engine.text import card_help, notation
 from engine.text.narrate import narrate_lines
 from server import i18n
 from server.games import service
@@ -32,6 +32,10 @@ HELP = N_("""The words you can send, one per line (a # starts a comment):
     reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
     show      the board (every answer shows it anyway)
     legal     what you may type now
+    board     the board, as `show`
+    explain NAME   what a card does (an item, objective, relic or tile)
+    plan clear     drop your plan (commands sent when it is not your turn are
+                   kept as your plan, played when your turn comes)
     say TEXT  a message to the other players (shown in their next email)
     help      this list
     stop      no more email about this game
@@ -71,7 +75,7 @@ def game_context(session, game: Game, seat: int, name: str, reader: dict | None 
                        relic_sort=reader.get("relic_sort"))
     names = seat_names(session, game, game.version)
     over = engine.is_terminal(state)
-    legal = [] if over else typed_lines(state, seat)
+    legal = [] if over else typed_lines(state, seat, names)
     waiting = ""
     if over:
         waiting = i18n.gettext(language, N_("Game {game} is over.")).format(game=game.id)
@@ -109,10 +113,41 @@ def describe_events(session, game: Game, rows: list[dict], seat: int,
                          translations=i18n.engine_catalog(language))
 
 
+def run_sections(session, game: Game, seat: int, report, planned,
+                 language: str | None = None) -> dict:
+    """What the run of the reply's lines adds to the answer: the interruption answers never
+    asked for, what changed since a stale email (narrated as this seat may know it), the plan
+    kept, the cards explained."""
+    names = seat_names(session, game, game.version)
+    explained = []
+    for wanted in report.explained:
+        try:
+            cards = i18n.engine_catalog(language)
+            explained += card_help.explain_lines(
+                card_help.find(wanted, game.rules_version, cards), cards)
+        except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
+            explained.append(f"explain {wanted}: {str(error).strip(chr(39) + chr(34))}")
+        explained.append("")
+    if "explain" in report.words and not report.explained:
+        explained = ["explain NAME tells what a card does: explain wishing well"]
+    return {
+        "caught_up": report.caught_up,
+        "unused": [line.text for line in report.unused],
+        "changed": narrate_lines(report.changed, names, seat,
+                                 translations=i18n.engine_catalog(language))
+        if report.changed else [],
+        "plan": planned if isinstance(planned, list) else [],
+        "plan_refused": planned if isinstance(planned, str) else "",
+        "explained": [line for line in explained[:-1]] if explained and not explained[-1]
+        else explained,
+    }
+
+
 def render_answer(language: str | None = None, **values) -> str:
     context = {"intro": "", "said": [], "skipped_before": [], "applied": [], "refused": "", "reason": "",
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
-               "score_lines": [], "legal": [], "waiting": "", "name": ""}
+               "score_lines": [], "legal": [], "waiting": "", "name": "", "caught_up": False,
+               "unused": [], "changed": [], "plan": [], "plan_refused": "", "explained": []}
     context.update(values)
     # Within 76 columns, like the game's emails (the intro may hold a list: keep its lines).
     context["intro"] = "\n".join(

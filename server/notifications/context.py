@@ -198,10 +198,11 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
     return {"messages": lines, "messages_earlier": earlier}
 
 
-def typed_lines(state, seat: int) -> list[str]:
-    """The notation lines (engine/text/notation.py) `seat` may send now, each once."""
+def typed_lines(state, seat: int, names: dict[int, str] | None = None) -> list[str]:
+    """The notation lines (engine/text/notation.py) `seat` may send now, each once; other
+    players by name when `names` are given (`give amethyst --to Ben`)."""
 
-    lines = (notation.format(c) for c in engine.legal_commands(state, seat)
+    lines = (notation.format(c, names) for c in engine.legal_commands(state, seat)
              if notation.has_notation(c))
     return list(dict.fromkeys(lines))
 
@@ -265,7 +266,7 @@ def build_context(
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
     view = engine.view(state, seat, tile_sort=reader.get("tile_sort"),
                        relic_sort=reader.get("relic_sort"))
-    typed = typed_lines(state, seat) if your_turn else []
+    typed = typed_lines(state, seat, names) if your_turn else []
     return {
         "game_id": game.id,
         "game_url": seat_links(session, game, version).get(seat)
@@ -294,6 +295,7 @@ def build_context(
         "score_lines": _score_lines(state, names) if over else [],
         "played": [],
         "reason": "",
-        "commands": commands(game.id, typed[0] if typed else None),
+        # The CLI's example keeps seat numbers (its commands take no names).
+        "commands": commands(game.id, (typed_lines(state, seat) or [None])[0] if typed else None),
         **extra,
     }

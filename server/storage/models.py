@@ -164,6 +164,20 @@ class Vacation(SQLModel, table=True):
     ends_at: datetime = _time(nullable=False)
 
 
+class Plan(SQLModel, table=True):
+    """The lines a player left for their next turn (server/plans/), played when it comes. Its
+    player's alone: no view, feed, export, page or mail of another seat reads this table."""
+
+    __tablename__ = "plans"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    lines: list[str] = _json()
+    source: str = Field(max_length=10)  # mail | page | api (the CLI's is the API's)
+    made_at: datetime = _time(nullable=False)
+
+
 class Invitation(SQLModel, table=True):
     """Every invitation asked for; ``mailed`` says whether its mail was queued (the limits of
     server/games/invitation_limits.py count both)."""

@@ -25,6 +25,21 @@ def mark_verified(user: User, now: datetime | None = None) -> bool:
     return True
 
 
+def claim_by_mail(user: User, now: datetime) -> bool:
+    """A mail from ``user.email`` itself (a reply to a mail only that address got) claims the
+    account. An unconfirmed account may have been registered by someone else with this
+    address (they kept the token: an account pre-hijack, issue 32 H3), so its token is
+    rotated, ending the registrant's token, page sessions and sign-in links, before the account
+    is confirmed; a confirmed one was proved by its owner and stays as it is. The caller
+    commits; True when the account was claimed."""
+    if user.verified_at is not None:
+        return False
+    KNOWN_TOKENS.forget(user.token_hash)
+    user.token_hash = hash_token(new_token())  # shown to nobody: the player plays by mail
+    mark_verified(user, now)
+    return True
+
+
 def _user(session: Session, code: links.Code) -> User:
     user = session.get(User, code.user_id)
     if user is None:

@@ -19,7 +19,10 @@ from werkzeug.exceptions import HTTPException
 
 from server.http import errors
 from server.web.csrf import csrf
+from server.web.game_files import blp as game_files
+from server.web.lobby_pages import blp as lobby_pages
 from server.web.routes import blp
+from server.web.settings_pages import blp as settings_pages
 from server.web.time_away import blp as time_away
 
 DOCS_ASSETS = "/docs/assets/"
@@ -96,6 +99,9 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(blp)
     app.register_blueprint(time_away)
+    app.register_blueprint(game_files)
+    app.register_blueprint(lobby_pages)
+    app.register_blueprint(settings_pages)
     assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")

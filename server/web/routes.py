@@ -8,6 +8,7 @@ server/web/__init__.py): ``fail(status, message)`` as in the API.
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
@@ -24,16 +25,19 @@ from server.messages import service as messages
 from server.notifications.context import seat_names as mail_seat_names
 from server.picture import cache as pictures
 from server.picture.raster import board_png
+from server.plans import store as plans
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
 from server.users import sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
+from server.web.commands import name_or_id
 from server.web.csrf import csrf
-from server.web.game_page import page_context, stories
+from server.web.game_page import lobby_context, page_context, seat_names, stories
 from server.webhooks import registry
 
-blp = Blueprint("pages", __name__, template_folder="templates")
+blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
+                static_url_path="/static/web")
 
 
 @blp.before_request
@@ -43,6 +47,13 @@ def protect_forms() -> None:
     if request.method == "POST":
 
         csrf.protect()
+
+@blp.app_template_filter("capitalize_first")
+def capitalize_first(words: str) -> str:
+    """"the Rhom" at the start of a sentence: "The Rhom" (a player's own name is left as it is
+    but its first letter)."""
+    return words[:1].upper() + words[1:]
+
 
 SIGN_IN_ANSWER = ("If that address is registered, a sign-in link is on its way to it. It works "
                   "for {hours} hours.")
@@ -195,21 +206,42 @@ def _viewer(session, game_id: str) -> tuple[User | None, Game, int | None]:
     return user, game, seat.seat if seat is not None else None
 
 
-def _replay_position(game: Game) -> int | None:
-    raw = request.args.get("at")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit() or not 1 <= int(raw) <= max(game.version, 1):
-        fail(400, f"?at= takes an event number from 1 to {game.version}, not {raw!r}")
-    return int(raw)
+def _replay_position(game: Game) -> tuple[int | None, int | None]:
+    """(?at=, ?turn=): the replay's event number or its turn's place in the list of turns."""
+    at, turn = request.args.get("at") or None, request.args.get("turn") or None
+    if at is not None and (not at.isdigit() or not 1 <= int(at) <= max(game.version, 1)):
+        fail(400, f"?at= takes an event number from 1 to {game.version}, not {at!r}")
+    if turn is not None and (not turn.isdigit() or int(turn) < 1):
+        fail(400, f"?turn= takes a turn's place in the list of turns (1 is the first), not "
+                  f"{turn!r}")
+    return (int(at) if at else None), (int(turn) if turn else None)
+
+
+def render_game(session, game: Game, user: User | None, seat: int | None, **extra):
+    if game.status == "open":
+        return render_template("lobby.html", **lobby_context(session, game, user, seat))
+    at, turn = _replay_position(game)
+    context = page_context(session, game, user, seat, at, turn)
+    if game.status == "finished":
+        context["seed_matches"] = service.seed_hash(game.seed) == game.seed_hash
+    return render_template("game.html", **context, **extra)
 
 
 @blp.get("/games/<game_id>")
 def game_page(game_id: str):
     session = db_session()
     user, game, seat = _viewer(session, game_id)
-    context = page_context(session, game, user, seat, _replay_position(game))
-    return render_template("game.html", **context)
+    return render_game(session, game, user, seat)
+
+
+@blp.get("/games/<game_id>/version")
+def game_version(game_id: str):
+    """What the page's script polls: the game's version and status (the page redraws itself
+    when they change), as the viewer may see the game."""
+    session = db_session()
+    _user, game, _seat = _viewer(session, game_id)
+    return ({"version": game.version, "status": game.status},
+            200, {"Cache-Control": "no-store"})
 
 
 @blp.get("/games/<game_id>/board.png")
@@ -237,7 +269,7 @@ def _posted_command(seat: int) -> tuple[dict, int]:
     if not isinstance(command, dict):
         fail(400, "this form's command is not a command: reload the game page and choose again")
     if command.setdefault("seat", seat) != seat:
-        fail(403, f"seat {command['seat']} is not yours: you play seat {seat}")
+        fail(403, "this form plays for another player: reload the game page and choose again")
     return command, expected
 
 
@@ -246,10 +278,21 @@ def _conflict(session, game: Game, user: User, seat: int, expected: int):
     choices."""
     session.rollback()
     game = session.get(Game, game.id, populate_existing=True)
-    context = page_context(session, game, user, seat, None)
-    changed = stories(session, game, seat, context["names"], expected, game.version)
-    return render_template("game.html", conflict={"expected": expected, "changed": changed},
-                           **context), 409
+    _info, names = seat_names(session, game, user)
+    changed = stories(session, game, seat, names, expected, game.version)
+    return render_game(session, game, user, seat,
+                       conflict={"expected": expected, "changed": changed}), 409
+
+
+BACK_TO = ("board", "decide", "roll", "players", "market", "items", "relics")
+_CODE = re.compile(r"\s*\([a-z_]+\)$")
+
+
+def refusal(error: Exception) -> str:
+    """A rule's refusal in a player's words: the command's code name at its end dropped, card
+    ids named."""
+    words = _CODE.sub("", str(error))
+    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: name_or_id(m.group(0)), words)
 
 
 @blp.post("/games/<game_id>/play")
@@ -278,8 +321,10 @@ def play(game_id: str):
         return _conflict(session, game, user, seat, expected)
     except engine.RuleError as error:
         session.rollback()
-        fail(422, f"{error}: choose again from the game page")
-    return redirect(url_for("pages.game_page", game_id=game.id), 303)
+        fail(422, f"{refusal(error)}: choose again from the game page")
+    back = request.form.get("back")
+    anchor = "#" + back if back in BACK_TO else "#board"
+    return redirect(url_for("pages.game_page", game_id=game.id) + anchor, 303)
 
 
 @blp.post("/games/<game_id>/messages")
@@ -310,6 +355,34 @@ def seated_player(session, game_id: str) -> tuple[User, Game]:
     return user, game
 
 
+@blp.post("/games/<game_id>/plan")
+def set_plan(game_id: str):
+    """The game page's plan form: PUT /api/v1/games/<id>/plan's checks (server/plans/)."""
+
+    session = db_session()
+    user, game = seated_player(session, game_id)
+    _user, _game, seat = _viewer(session, game_id)
+    try:
+        plans.save(session, game, seat, user.id, (request.form.get("lines") or "").splitlines(),
+                   utcnow(), "page")
+    except plans.PlanRefused as error:
+        session.rollback()
+        fail(error.status, f"{error.message} (your plan was not kept: go back to keep its text)")
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id) + "#plan", 303)
+
+
+@blp.post("/games/<game_id>/plan/remove")
+def remove_plan(game_id: str):
+
+    session = db_session()
+    _user, game, seat = _viewer(session, game_id)
+    seated_player(session, game_id)
+    plans.clear(session, game.id, seat)
+    session.commit()
+    return redirect(url_for("pages.game_page", game_id=game.id), 303)
+
+
 @blp.post("/games/<game_id>/webhook")
 def set_webhook(game_id: str):
     """The game page's webhook form: PUT /api/v1/games/<id>/webhook's checks and answer."""
@@ -323,7 +396,8 @@ def set_webhook(game_id: str):
     hook = registry.set_webhook(session, game, user.id, url, format, utcnow())
     session.commit()
     return render_template(
-        "message.html", title="Webhook set",
+        "message.html", title="Webhook set", user=user,
+        back=url_for("settings_pages.game_settings", game_id=game.id),
         message=f"The turns and end of game {game.id} go to {hook.url} ({hook.format}). Its "
                 f"secret, shown only now, signs every delivery (docs/webhooks.md tells how to "
                 f"check it): {hook.secret}")
@@ -336,4 +410,4 @@ def remove_webhook(game_id: str):
     user, game = seated_player(session, game_id)
     registry.remove(session, game.id, user.id)
     session.commit()
-    return redirect(url_for("pages.game_page", game_id=game.id), 303)
+    return redirect(url_for("settings_pages.game_settings", game_id=game.id), 303)

@@ -354,29 +354,33 @@ class Export(MethodView):
         if game.status != "finished":
             fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
                  game_id=game.id)
+        return export(session, game, user, seat is not None, query["messages"])
 
-        events = session.exec(select(Event).where(Event.game_id == game.id)
-                              .order_by(Event.seq)).all()  # type: ignore[arg-type]
-        commands = session.exec(select(Command).where(Command.game_id == game.id)
-                                .order_by(Command.version)).all()  # type: ignore[arg-type]
-        state = service.load_state(session, game)
-        info = lobby.game_json(session, game, user)
-        talk = {}
-        if query["messages"]:
 
-            channels = messages.readable_channels(seat is not None)
-            talk["messages"] = messages.listing(session, game, channels, limit=2**31 - 1)
-        return {
-            **talk,
-            "game_id": game.id,
-            "rules_version": game.rules_version,
-            "options": lobby.engine_options(game),
-            "seed": game.seed,
-            "seed_hash": game.seed_hash,
-            "players": info["players"],
-            "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
-                         for c in commands],
-            "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor": e.actor,
-                        "at": e.at.isoformat()} for e in events],
-            "outcome": engine.outcome(state).to_dict(),
-        }
+def export(session, game: Game, user, member: bool, with_messages: bool) -> dict:
+    """A finished game's whole log, every command and the seed (GET .../export; the game page's
+    download too); with the table talk `user` may read when `with_messages`."""
+    events = session.exec(select(Event).where(Event.game_id == game.id)
+                          .order_by(Event.seq)).all()  # type: ignore[arg-type]
+    commands = session.exec(select(Command).where(Command.game_id == game.id)
+                            .order_by(Command.version)).all()  # type: ignore[arg-type]
+    state = service.load_state(session, game)
+    info = lobby.game_json(session, game, user)
+    talk = {}
+    if with_messages:
+        channels = messages.readable_channels(member)
+        talk["messages"] = messages.listing(session, game, channels, limit=2**31 - 1)
+    return {
+        **talk,
+        "game_id": game.id,
+        "rules_version": game.rules_version,
+        "options": lobby.engine_options(game),
+        "seed": game.seed,
+        "seed_hash": game.seed_hash,
+        "players": info["players"],
+        "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
+                     for c in commands],
+        "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor": e.actor,
+                    "at": e.at.isoformat()} for e in events],
+        "outcome": engine.outcome(state).to_dict(),
+    }

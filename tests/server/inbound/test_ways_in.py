@@ -5,6 +5,7 @@ by the test). And the pipe's exit codes, which a mail server acts on."""
 
 import imaplib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -21,17 +22,25 @@ from tests.server.inbound.post import text_of
 BARE = "play@iridescia.test"
 
 
-def new_solo(sender: str) -> bytes:
+def new_solo(sender: str, code: str = "") -> bytes:
     message = EmailMessage()
     message["From"], message["To"] = sender, BARE
     message["Subject"], message["Message-ID"] = "a game please", make_msgid(domain="example.org")
-    message.set_content("new solo\n")
+    message.set_content(f"new solo {code}".strip() + "\n")
     return bytes(message)
+
+
+def solo_code(post, address: str) -> str:
+    """The player's `new solo` code, as the list of their games tells it."""
+    told = flat(text_of(post.latest(address)))
+    return re.search(r"send `new solo (\w+)`", told).group(1)
 
 
 def play_solo(post, table, tmp_path, send) -> None:
     ada = table.register("Ada")
-    send(new_solo(ada.email), BARE, ada.email)
+    send(new_solo(ada.email), BARE, ada.email)  # no code: the list of games tells it
+    post.deliver()
+    send(new_solo(ada.email, solo_code(post, ada.email)), BARE, ada.email)
     post.deliver()
     started = post.latest(ada.email, "your solo game")
     game_id = str(started["Subject"]).split()[3].rstrip(":")
@@ -75,7 +84,11 @@ def _run_ingest(settings: dict, raw: bytes, *args: str) -> subprocess.CompletedP
 def test_the_pipe_exits_0_when_handled_67_for_an_unknown_address_75_when_the_database_is_down(
         post, table, settings):
     ada = table.register("Ada")
-    done = _run_ingest(settings, new_solo(ada.email), "--recipient", BARE)
+    asked = _run_ingest(settings, new_solo(ada.email), "--recipient", BARE)
+    assert asked.returncode == 0, asked.stderr
+    post.deliver()
+    done = _run_ingest(settings, new_solo(ada.email, solo_code(post, ada.email)), "--recipient",
+                       BARE)
     assert done.returncode == 0, done.stderr
     assert b"created: solo game" in done.stderr
 
@@ -161,11 +174,18 @@ def test_the_scheduler_polls_the_mailbox_of_imap_url(post, table, imap_server, s
     mailbox = _mailbox(imap_server)
     mailbox.append("INBOX", None, None, new_solo(ada.email).replace(b"\n", b"\r\n"))
     scheduler = start_embedded(app)
-    try:
+
+    def answered(subject: str) -> None:
         deadline = time.monotonic() + 30
-        while not any("your solo game" in str(m["Subject"]) for m in post.mail_to(ada.email)):
+        while not any(subject in str(m["Subject"]) for m in post.mail_to(ada.email)):
             assert time.monotonic() < deadline, "the scheduler did not read the mailbox"
             time.sleep(0.1)
+
+    try:
+        answered("a game please")  # the list of games, with the code `new solo` needs
+        mailbox.append("INBOX", None, None, new_solo(ada.email, solo_code(post, ada.email))
+                       .replace(b"\n", b"\r\n"))
+        answered("your solo game")
     finally:
         scheduler.shutdown(wait=True)
     mailbox.select("INBOX")

@@ -90,12 +90,12 @@ def csrf_token(html: str) -> str:
 
 
 def forms(html: str) -> list[tuple[str, str, str]]:
-    """(button words, command JSON, expected version) of every play form on a page."""
+    """(notation line, command JSON, expected version) of every play form on a page."""
     import html as html_lib
 
     found = re.findall(
         r'name="expected_version" value="(\d+)">\s*<input type="hidden" name="command" '
-        r'value="([^"]*)">\s*<button class="choice">([^<]*)</button>', html)
+        r'value="([^"]*)">.*?<button class="choice[^"]*" data-command="([^"]*)"', html, re.S)
     return [(html_lib.unescape(w), html_lib.unescape(c), v) for v, c, w in found]
 
 

@@ -10,8 +10,8 @@ def test_the_settings_page_saves_language_and_display_settings(app, client, ada)
     browser = signed_in(app, ada)
     page = browser.get("/settings", headers={"Accept-Language": "en"})
     html = page.get_data(as_text=True)
-    assert page.status_code == 200 and "Sort your collected tiles" in html
-    answer = browser.post("/settings", data={"csrf_token": csrf_token(html), "language": "ja",
+    assert page.status_code == 200 and "Sort your collected tiles" in html and "Vacation" in html
+    answer = browser.post("/settings/display", data={"csrf_token": csrf_token(html), "language": "ja",
                                              "tile_sort": "region", "relic_sort": "category"})
     assert answer.status_code == 303
     # The choice wins over the browser's language from now on.
@@ -22,7 +22,7 @@ def test_the_settings_page_saves_language_and_display_settings(app, client, ada)
     prefs = client.get("/api/v1/users/me", headers=ada.headers).json["preferences"]
     assert (prefs["language"], prefs["tile_sort"], prefs["relic_sort"]) == (
         "ja", "region", "category")
-    refused = browser.post("/settings", data={"csrf_token": csrf_token(html), "tile_sort": "x"})
+    refused = browser.post("/settings/display", data={"csrf_token": csrf_token(html), "tile_sort": "x"})
     assert refused.status_code == 422 and "tile_sort is one of gem, region" in refused.get_data(
         as_text=True)
 

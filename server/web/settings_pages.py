@@ -1,0 +1,61 @@
+"""Settings, off the board: the account's (the mail it is sent, vacations) and a game's (its
+webhook, pausing it). The rules are the API's (server/users/mail_choices.py, server/vacations,
+server/webhooks); pausing, vacations and the webhook's forms post to time_away.py and
+routes.py."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from server import clock
+from server.games import lobby
+from server.storage.db import db_session
+from server.users import mail_choices
+from server.vacations import away
+from server.web import settings as display_settings
+from server.web.routes import protect_forms, seated_player, signed_in_user
+from server.webhooks import registry
+
+blp = Blueprint("settings_pages", __name__)
+blp.before_request(protect_forms)
+
+
+@blp.get("/settings")
+def account_settings():
+    user = signed_in_user()
+    session = db_session()
+    now = mail_choices.DESCRIBED.get(user.email_preference or "every_turn", "a mail every turn")
+    return render_template(
+        "settings.html", user=user, vacation=away.summary(session, user, clock.now()),
+        mail_now=now, mail_choices=list(mail_choices.DESCRIBED.items()),
+        **display_settings.page_context(user))
+
+
+@blp.post("/settings/mail")
+def choose_mail():
+    user = signed_in_user()
+    session = db_session()
+    told = mail_choices.choose(session, user, request.form.get("choice") or "", clock.now())
+    session.commit()
+    return render_template("message.html", user=user, title="Mail", message=told,
+                           back=None)
+
+
+@blp.get("/games/<game_id>/settings")
+def game_settings(game_id: str):
+    session = db_session()
+    user, game = seated_player(session, game_id)
+    seat = lobby.seat_of(session, game, user)
+    return render_template(
+        "game_settings.html", user=user, game=game, seat=seat.seat,
+        info=lobby.game_json(session, game, user),
+        webhook=registry.of(session, game.id, user.id),
+        webhook_form=game.status not in registry.OVER)
+
+
+def back_to_settings(game_id: str):
+    return redirect(url_for("settings_pages.game_settings", game_id=game_id), 303)
+
+
+def back_to_account():
+    return redirect(url_for("settings_pages.account_settings"), 303)
