@@ -42,7 +42,7 @@ def test_a_japanese_your_turn_mail_text_and_html(db_url, smtp_server):
     assert not re.search(r"[a-z]{3,}", mail.message["Subject"].replace(first.name, "")
                          .replace(game_id, ""))
     text = mail.message.get_body(("plain",)).get_content().replace("\r\n", "\n")
-    assert text.startswith(f"{second.name}さん、こんにちは。\n\nゲーム{game_id}であなたの手番です。\n")
+    assert f"\n{second.name}さん、こんにちは。\n\nゲーム{game_id}であなたの手番です。\n" in text
     assert "前回の手番以降の出来事：\n" in text and f"\n  ターン1：{first.name}\n" in text
     assert "のタイルを獲得" in text  # the other's turn, narrated in Japanese
     assert "今入力できるコマンド（1行に1コマンドで返信してください）：\n  reveal " in text
