@@ -21,6 +21,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from server.http import errors
+from server.web.bot_pages import blp as bot_pages
 from server.web.csrf import csrf
 from server.web.game_files import blp as game_files
 from server.web.lobby_pages import blp as lobby_pages
@@ -105,6 +106,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(game_files)
     app.register_blueprint(lobby_pages)
     app.register_blueprint(settings_pages)
+    app.register_blueprint(bot_pages)
     assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")
