@@ -46,9 +46,8 @@ def assert_played_and_told(post, table, duel, app):
                         if "your turn" in str(m["Subject"]).lower()))
     played = mail.split("Your plan played:\n", 1)[1]
     assert re.match(r"  - reveal \d\w\n", played), played
-    assert ("Left of your plan, not played (line 2, \"restore The Book of Iridescia\": "
-            in mail)
-    assert f"  - {NOT_YET}\n  - end\n" in mail
+    assert f"Left of your plan, not played:\n  - {NOT_YET}\n  - end\n" in mail
+    assert '(line 2, "restore The Book of Iridescia": you can restore relics only' in flat(mail)
 
 
 def test_a_plan_by_mail_is_kept_then_played_when_the_turn_comes(post, table, duel, app):
