@@ -62,6 +62,9 @@ class User(SQLModel, table=True):
     # deadline instead of the game's removal grace (RULINGS §5).
     choose_removals: bool = Field(
         default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    # The bot level that plays their turn when its deadline passes (engine/bots/levels.py);
+    # null: the server's default (server/games/seat_kinds.py). A seat's own choice wins.
+    stand_in: str | None = Field(default=None, max_length=20)
     created_at: datetime = _time(nullable=False)
     # When the owner of the address proved it (a signed link, or a mail from it); until then it
     # is sent only the mails that prove it (server/mail/consent.py).
@@ -131,7 +134,9 @@ class Seat(SQLModel, table=True):
     """A participant. Before the start ``seat`` is null (players in joining order); the
     ``start_game`` events decide the engine seat numbers, and the Rhom gets a row with no user.
     A bot seat (a server-side player, chosen at creation) has no user either: its ``name`` and
-    the engine policy that plays it (``bot_policy``)."""
+    its bot level (``bot_policy``: easy, medium or hard; older games may hold the names the levels
+    replaced). A human seat may name its stand-in (``stand_in``), the level that plays its turns
+    when their deadline passes."""
 
     __tablename__ = "seats"
     __table_args__ = (sa.UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
@@ -143,6 +148,7 @@ class Seat(SQLModel, table=True):
     kind: str = Field(default="human", max_length=10)  # human | rhom | bot
     name: str | None = Field(default=None, max_length=80)  # a bot's name
     bot_policy: str | None = Field(default=None, max_length=20)
+    stand_in: str | None = Field(default=None, max_length=20)
     joined_at: datetime = _time(nullable=False)
     missed_turns: int = Field(default=0)
     absent: bool = Field(default=False)
