@@ -14,9 +14,9 @@ from engine.text.wording import clean
 from server.api.games.schemas import GameCreateSchema
 from server.games import lobby
 from server.http.auth import hash_token, new_token
-from server.inbound import answer
+from server.inbound import answer, solo_code
 from server.inbound.games_list import list_games
-from server.inbound.lines import mail_word, read_lines, split_around_commands, split_said
+from server.inbound.lines import read_lines, split_around_commands, split_said
 from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
 from server.mail import reply_addresses
@@ -227,19 +227,32 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
         game = session.get(Game, token.game_id)
         try:
             lobby.join(session, user, game.join_code, now)
+            refused = None
         except HTTPException as error:
-            reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+            refused = (getattr(error, "data", None) or {}).get("message") or str(error)
             session.rollback()
-            user_id = session.exec(select(User.id).where(User.email == letter.sender)).first()
-            return refuse(db, record_id, letter, user_id, reason, now)
-        finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
-               game_id=game.id)
-        text = answer.render_answer(name=user.name, intro=(
-            f"You have a seat in game {game.id}. When the game starts you will get an email "
-            "with the board; play by replying to it, one command per line."))
-        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"), text,
-                            now, user_id=user.id, game_id=game.id, version=game.version)
-    return _outcome("joined", f"seated in game {game.id}")
+        if refused is None:
+            _seated(session, record_id, letter, user, game, now)
+    if refused is not None:
+        # Answered once this session is closed: on SQLite its open transaction would hold the
+        # lock the refusal's own write waits for (issue 32, M5: 10 s, then a 451).
+        return refuse(db, record_id, letter, _user_id_of(db, letter.sender), refused, now)
+    return _outcome("joined", f"seated in game {token.game_id}")
+
+
+def _user_id_of(db, email: str) -> int | None:
+    with session_scope(db) as session:
+        return session.exec(select(User.id).where(User.email == email)).first()
+
+
+def _seated(session, record_id, letter, user: User, game: Game, now: datetime) -> None:
+    finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
+           game_id=game.id)
+    text = answer.render_answer(name=user.name, intro=(
+        f"You have a seat in game {game.id}. When the game starts you will get an email "
+        "with the board; play by replying to it, one command per line."))
+    answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"), text,
+                        now, user_id=user.id, game_id=game.id, version=game.version)
 
 
 def _new_account(session, letter) -> User:
@@ -247,8 +260,10 @@ def _new_account(session, letter) -> User:
     player plays by mail; `iridescia register` cannot take the address, the CLI's token reset
     is a matter for the account pages)."""
 
-    name = letter.sender_name or letter.sender.partition("@")[0]
-    user = User(name=name[:80], email=letter.sender, token_hash=hash_token(new_token()))
+    # The API's name rule (PlainString): no control or bidirectional-override characters, not
+    # blank (issue 32, N2: a From name holding U+009B or U+202E made an account).
+    name = clean(letter.sender_name).strip()[:80] or clean(letter.sender.partition("@")[0])[:80]
+    user = User(name=name or "player", email=letter.sender, token_hash=hash_token(new_token()))
     if hasattr(User, "verified_at"):  # replying to the invitation proves the address is theirs
         user.verified_at = utcnow()
     session.add(user)
@@ -265,10 +280,14 @@ def _dropped(db, record_id, letter, detail: str):
 def _bare(app, db, record_id, letter, user_id: int, now: datetime):
     """To the bare address: `new solo` starts a solo game; anything else lists the games."""
 
-    words = {mail_word(line) for line in letter.lines if line.strip()}
-    if "new solo" in words:
-        return _new_solo(db, record_id, letter, user_id, now)
-
+    codes = solo_code.asked(letter.lines)
+    if codes:
+        with session_scope(db) as session:
+            token_hash = session.get(User, user_id).token_hash
+        if letter.authenticated or solo_code.confirmed(codes, app.config["SECRET_KEY"], user_id,
+                                                       token_hash):
+            return _new_solo(db, record_id, letter, user_id, now)
+        return list_games(app, db, record_id, letter, user_id, now, asked_solo=True)
     return list_games(app, db, record_id, letter, user_id, now)
 
 

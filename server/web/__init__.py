@@ -1,7 +1,10 @@
 """Web pages, page sessions and the SVG board: ``init_app(app)`` adds them to the API's app.
 
 - pages (server/web/routes.py): ``/``, ``/register``, ``/sign-in``, ``/games/ID`` and playing
-  from it; errors on these paths are pages, on ``/api/`` JSON as before;
+  on its board (game_page.py, board.py, panels.py, commands.py; static/game.js keeps it live);
+  the lobby (lobby_pages.py: ``/games/new``, ``/join/CODE``, invite, start, leave); settings
+  (settings_pages.py, time_away.py); the board's stylesheet and the log's download
+  (game_files.py); errors on these paths are pages, on ``/api/`` JSON as before;
 - sessions (server/users/sign_in.py): Flask's signed cookie session on the pages only (the API
   keeps none), CSRF protection on every page form (Flask-WTF);
 - ``/docs``: Swagger UI (5.x, which reads OpenAPI 3.1) from the flask-swagger-ui package's
