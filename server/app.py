@@ -13,6 +13,7 @@ from flask_smorest import Api
 from server import i18n, reactions, wakeups, web
 from server.api import engine_schemas
 from server.api.games import paths
+from server.api.games.hint_routes import blp as hint_blp
 from server.api.games.play_routes import blp as play_blp
 from server.api.games.routes import blp as games_blp
 from server.api.health.routes import blp as health_blp
@@ -125,6 +126,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(play_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(hint_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(plans_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(webhooks_blp, url_prefix=f"{API_PREFIX}/games")

@@ -7,6 +7,7 @@ import click
 from client import config
 from client.app import App, emit_json, example, json_option, pass_app
 from client.i18n import _
+from engine.bots.levels import NAMES as LEVEL_NAMES
 
 EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
 
@@ -138,6 +139,9 @@ NOTIFY = {"every": "every_turn", "digest": "digest", "reminders": "reminders", "
     help="Once you have finished: automatic (the server removes a tile after the game's "
          "removal grace) or choose (you choose; the server decides at your turn deadline).",
 )
+@click.option("--stand-in", "stand_in", type=click.Choice(LEVEL_NAMES, case_sensitive=False),
+              help="Who plays your turn when its deadline passes, in every game where you chose "
+                   "no other: the bot level easy (spends nothing), medium or hard.")
 @click.option("--language", type=click.Choice(("en", "ja")),
               help="The language of your pages, mails and answers: en or ja (日本語).")
 @click.option("--tile-sort", type=click.Choice(("gem", "region")),
@@ -149,15 +153,17 @@ NOTIFY = {"every": "every_turn", "digest": "digest", "reminders": "reminders", "
 @example("""
 iridescia prefs --language ja --tile-sort region --relic-sort category
 iridescia prefs --email reminders --removals choose
+iridescia prefs --stand-in medium
 iridescia prefs --notify digest --digest-hour 8 --quiet 22-7 --timezone Europe/Paris
 iridescia prefs --game k3x9q2ab --notify every
 """)
 def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int | None,
           quiet: str | None, time_zone: str | None, game: str | None, removals: str | None,
-          language: str | None, tile_sort: str | None, relic_sort: str | None,
-          as_json: bool) -> None:
-    """Show or change your preferences: which mail, when, who chooses your removal turns, your
-    language and how your tiles and relics are sorted."""
+          stand_in: str | None, language: str | None, tile_sort: str | None,
+          relic_sort: str | None, as_json: bool) -> None:
+    """Show or change your preferences: which mail, when, who chooses your removal turns, who
+    plays your turn when its deadline passes, your language and how your tiles and relics are
+    sorted."""
     api = app.api()
     if email_pref and notify:
         raise click.UsageError("give --email or --notify, not both")
@@ -174,11 +180,11 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
             emit_json(shown)
             return
         click.echo(f"game {game}: email: {shown.get('email') or 'as your account'}")
-        if digest_hour is None and not (quiet or time_zone or removals or language or tile_sort
-                                        or relic_sort):
+        if digest_hour is None and not (quiet or time_zone or removals or stand_in or language
+                                        or tile_sort or relic_sort):
             return
         choice = None
-    changes = {k: v for k, v in (("email", choice), ("removals", removals),
+    changes = {k: v for k, v in (("email", choice), ("removals", removals), ("stand_in", stand_in),
                                  ("digest_hour", digest_hour), ("time_zone", time_zone),
                                  ("language", language), ("tile_sort", tile_sort),
                                  ("relic_sort", relic_sort))
@@ -196,6 +202,8 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
     click.echo(_("email: {choice}").format(choice=preferences.get("email", "?")))
     if "removals" in preferences:
         click.echo(_("removals: {choice}").format(choice=preferences["removals"]))
+    if "stand_in" in preferences:
+        click.echo(_("stand-in at the deadline: {level}").format(level=preferences["stand_in"]))
     if preferences.get("email") == "digest":
         click.echo(_("digest at: {hour}:00").format(hour=preferences.get("digest_hour")))
     if preferences.get("quiet_hours"):

@@ -100,6 +100,8 @@ def _start_the_smtp_receiver(app) -> None:
         raise click.ClickException(
             f"cannot receive mail on {address[0]}:{address[1]} ({error}): set "
             "IRIDESCIA_INBOUND_SMTP to a free host:port, or to off") from None
+    except ValueError as error:  # IRIDESCIA_INBOUND_TLS_CERT/_KEY cannot be used
+        raise click.ClickException(str(error)) from None
 
 
 @main.group()

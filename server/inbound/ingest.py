@@ -29,7 +29,7 @@ from flask import current_app
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import select
 
-from server.inbound import handlers
+from server.inbound import bounces, handlers
 from server.inbound.authentication import mode_of, refusal
 from server.inbound.letter import Letter, read_letter, with_lines
 from server.inbound.limits import beyond_limits
@@ -113,6 +113,13 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str, mail_from
         return _record(db, letter, way_in, now, user_id, Outcome(
             "unknown_address", f"none of {', '.join(letter.recipients[:5]) or '(none)'} is "
                                f"{base.bare} or {base.local}+CODE@{base.domain}"))
+    # A bounce of our own mail (VERP or a DSN): recorded against its account, never answered.
+    bounce = bounces.find(raw, [t for t in map(base.token_of, letter.recipients) if t])
+    if bounce is not None:
+        bounce_id = claim(db, letter, way_in, now)
+        if bounce_id is None:
+            return Outcome("duplicate", f"{letter.message_key} was handled already")
+        return bounces.handle(db, bounce_id, bounce, config["SECRET_KEY"], now)
     automatic = letter.automatic or _ours(letter.sender, base, config)
     if automatic:
         return _record(db, letter, way_in, now, user_id, Outcome("ignored", automatic))

@@ -25,6 +25,7 @@ from email.message import EmailMessage
 from email.utils import parseaddr
 
 from server.http.plain_text import body_safe
+from server.mail.envelope import envelope_sender
 from server.mail.message import POLICY, WIRE_POLICY, build_message, message_headers, wire_bytes
 from server.mail.settings import MailSettings
 from server.picture.png import BOARD_CID
@@ -78,10 +79,11 @@ def wire_message(row, settings: MailSettings, thread_root: str | None = None,
         data = _header_block(values) + _body(row)
     except _Unusual:
         message = build_message(row, settings, thread_root, headers)
-        return WireMessage(message["From"].addresses[0].addr_spec,
+        return WireMessage(envelope_sender(row, settings, message["From"].addresses[0].addr_spec),
                            message["To"].addresses[0].addr_spec, row.dedupe_key,
                            wire_bytes(message), message)
-    return WireMessage(_sender(settings.from_address), row.to_email, row.dedupe_key, data)
+    return WireMessage(envelope_sender(row, settings, _sender(settings.from_address)),
+                       row.to_email, row.dedupe_key, data)
 
 
 @functools.cache

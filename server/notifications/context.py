@@ -22,6 +22,8 @@ from engine.text.narrate import narrate, score_lines
 from engine.text.wording import item_text, objective_text
 from server import i18n
 from server.config import Settings
+from server.games.seat_kinds import stand_in
+from server.games.table import table_of
 from server.messages.service import since_last_turn, told_line
 from server.notifications.board_text import board_sides, picture_words
 from server.notifications.headline import news
@@ -281,6 +283,7 @@ def build_context(
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
+        "stand_in": _stand_in_of(session, game, seat) if your_turn and deadline else None,
         "happened": happened_since_last_turn(session, game, version, seat, names, language),
         "headline": news(events_since_last_turn(session, game, version, seat), names, seat,
                          language),
@@ -299,3 +302,9 @@ def build_context(
         "commands": commands(game.id, (typed_lines(state, seat) or [None])[0] if typed else None),
         **extra,
     }
+
+
+def _stand_in_of(session, game: Game, seat: int) -> str | None:
+    """The bot level that plays `seat`'s turn if its deadline passes (a human's only)."""
+    row = next((s for s in table_of(session, game)[0] if s.seat == seat), None)
+    return stand_in(row.stand_in) if row is not None and row.kind == "human" else None

@@ -11,8 +11,9 @@
   turns are the server's automatic removal; nobody is told;
 - never a turn of a player on vacation, nor anything in a paused game (server/games/holds.py):
   at the player's return the clock starts again, with the time they had left;
-- a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
-  whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
+- a human's turn past its deadline, or any turn of an absent seat: the player's stand-in plays
+  the whole turn, the bot level they chose (server/games/seat_kinds.py; `easy` never spends coins
+  or items). A missed deadline counts a missed turn; after the
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
   then on, until the player sends a command again. The player is told by email each time a
   deadline passes; absent seats are not emailed for every turn.
@@ -35,13 +36,14 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import select
 
 import engine
-from engine.bots.policies import automatic_command, cautious_policy
+from engine.bots.policies import automatic_command
 from engine.text import notation
 from server import wakeups
 from server.games.cache import CACHE
 from server.games.deferred import DeferredWrites, LostGameRow, deferring
 from server.games.due_times import HUMAN_DECISIONS, update_due_times
 from server.games.rows import GameRow
+from server.games.seat_kinds import stand_in, stand_in_policy
 from server.games.service import SERVER_ACTOR, apply_command, load_state, write_game_row
 from server.games.table import forget_table, load_tables, table_of, write_seat
 from server.notifications import enqueue
@@ -56,7 +58,7 @@ from server.storage.models import Game, Outbox, Seat
 from server.webhooks.queue import load_hooks
 
 log = logging.getLogger(__name__)
-# A turn the cautious policy could not finish in this many commands is a bug, not a long turn.
+# A turn the stand-in could not finish in this many commands is a bug, not a long turn.
 MOST_COMMANDS_PER_TURN = 60
 RETRY_AFTER_ERROR = timedelta(minutes=5)
 # Games claimed per transaction. Each is a few commands; on SQLite the batch holds the write
@@ -290,12 +292,14 @@ def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn |
         return _played_plan(session, game, seat, row, planned, now)
     absent = row is not None and row.absent
     turn = AutomaticTurn(game.id, seat, "absent" if absent else "deadline", game.version)
+    chosen = row.stand_in if row is not None else None
+    policy = stand_in_policy(chosen)
     while engine.current_player(state) == seat and not engine.is_terminal(state):
         if len(turn.commands) >= MOST_COMMANDS_PER_TURN:
             raise RuntimeError(
-                f"game {game.id}: the cautious policy did not end seat {seat}'s turn"
+                f"game {game.id}: the {stand_in(chosen)} stand-in did not end seat {seat}'s turn"
             )
-        command = cautious_policy(state, seat, _rng(game))
+        command = policy(state, seat, _rng(game))
         turn.commands.append(engine.command_to_dict(command))
         state = _apply(session, game, state, command, now)
     if absent:

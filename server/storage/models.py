@@ -62,11 +62,17 @@ class User(SQLModel, table=True):
     # deadline instead of the game's removal grace (RULINGS §5).
     choose_removals: bool = Field(
         default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    # The bot level that plays their turn when its deadline passes (engine/bots/levels.py);
+    # null: the server's default (server/games/seat_kinds.py). A seat's own choice wins.
+    stand_in: str | None = Field(default=None, max_length=20)
     created_at: datetime = _time(nullable=False)
     # When the owner of the address proved it (a signed link, or a mail from it); until then it
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
     disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
+    # Since when mail to the address bounces (server/inbound/bounces.py: a hard bounce, or 3
+    # soft ones in 7 days): no game mail goes to it until its owner confirms it again.
+    email_bouncing_at: datetime | None = _time()
     # On vacation until then (server/vacations): no automatic turns, no reminders, the clocks
     # of the turns waiting for them stopped. Past: back.
     away_until: datetime | None = _time()
@@ -128,7 +134,9 @@ class Seat(SQLModel, table=True):
     """A participant. Before the start ``seat`` is null (players in joining order); the
     ``start_game`` events decide the engine seat numbers, and the Rhom gets a row with no user.
     A bot seat (a server-side player, chosen at creation) has no user either: its ``name`` and
-    the engine policy that plays it (``bot_policy``)."""
+    its bot level (``bot_policy``: easy, medium or hard; older games may hold the names the levels
+    replaced). A human seat may name its stand-in (``stand_in``), the level that plays its turns
+    when their deadline passes."""
 
     __tablename__ = "seats"
     __table_args__ = (sa.UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
@@ -140,6 +148,7 @@ class Seat(SQLModel, table=True):
     kind: str = Field(default="human", max_length=10)  # human | rhom | bot
     name: str | None = Field(default=None, max_length=80)  # a bot's name
     bot_policy: str | None = Field(default=None, max_length=20)
+    stand_in: str | None = Field(default=None, max_length=20)
     joined_at: datetime = _time(nullable=False)
     missed_turns: int = Field(default=0)
     absent: bool = Field(default=False)
@@ -408,3 +417,17 @@ class PageSession(SQLModel, table=True):
     link_digest: str | None = Field(default=None, max_length=64, unique=True)
     created_at: datetime = _time(nullable=False)
     ended_at: datetime | None = _time()
+
+
+class MailBounce(SQLModel, table=True):
+    """A bounce of our mail to an account's address (server/inbound/bounces.py): a DSN or a
+    mail to a message's VERP envelope sender, by whichever way it came in."""
+
+    __tablename__ = "mail_bounces"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    email: str = Field(max_length=254)
+    hard: bool
+    detail: str = Field(default="", max_length=500)
+    at: datetime = _time(nullable=False)

@@ -17,11 +17,13 @@ from server.users import links
 
 
 def mark_verified(user: User, now: datetime | None = None) -> bool:
-    """Record that the owner of ``user.email`` proved it (the caller commits). False when it
-    was confirmed already."""
-    if user.verified_at is not None:
+    """Record that the owner of ``user.email`` proved it (the caller commits): confirmed, and no
+    longer bouncing (server/inbound/bounces.py). False when it was confirmed and not bouncing
+    already."""
+    if user.verified_at is not None and user.email_bouncing_at is None:
         return False
-    user.verified_at = now or utcnow()
+    user.verified_at = user.verified_at or now or utcnow()
+    user.email_bouncing_at = None
     return True
 
 

@@ -20,8 +20,12 @@ from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
 from server.web.board import board_controls, web_board_svg
 from server.web.commands import placed
+from server.web.memo import Memo
 from server.web.panels import panels
 from server.web.talk import talk_context
+
+BOARDS = Memo(256)  # (game, version, names) -> the board's SVG
+STORIES = Memo(512)  # (game, viewer's seat, version) -> the recent turns
 
 RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
 RECENT_TURNS = 4
@@ -111,7 +115,9 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         commands, _decides_at = offered(game, state, seat, utcnow())
         controls = placed(commands, names)
     context.update(
-        svg=web_board_svg(view, names, title),
+        # The hexes and explorers are the same for every viewer (nothing hidden is drawn).
+        svg=BOARDS.get((game.id, shown, tuple(sorted(names.items()))),
+                       lambda: web_board_svg(view, names, title)),
         hexes=board_controls(controls),
         controls=controls,
         view=view,
@@ -121,8 +127,10 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         replaying=shown != now,
         turns=marks,
         replay_index=_shown_turn(marks, shown),
-        recent=stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
-                       RECENT_TURNS),
+        recent=STORIES.get(
+            (game.id, seat, shown, tuple(sorted(names.items())), str(get_locale())),
+            lambda: stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
+                            RECENT_TURNS)),
         over=view["over"],
         outcome=view["outcome"],
         panels=panels(view, names, seat, controls),

@@ -28,13 +28,12 @@ from server.picture.raster import board_png
 from server.plans import store as plans
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
-from server.users import sign_in
+from server.users import account_mail, sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
 from server.web.commands import name_or_id
 from server.web.csrf import csrf
 from server.web.game_page import lobby_context, page_context, seat_names, stories
-from server.webhooks import registry
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/web")
@@ -90,14 +89,17 @@ def ask_for_link():
     email = (request.form.get("email") or "").strip().lower()
     if not email or "@" not in email or len(email) > 254:
         fail(400, "give the email address you registered with, like ada@example.org")
+    spend_account_request()  # it mails an address the caller chose: the client's hourly limit
     session = db_session()
     user = session.exec(select(User).where(User.email == email)).first()
     now = utcnow()
-    if user is not None and not _link_sent_lately(session, user, now):
+    if user is not None and not _link_sent_lately(session, user, now) \
+            and account_mail.under_the_daily_cap(session, user, now):
         link = sign_in.magic_link(user.id, user.token_hash, "/")
         session.add(Outbox(
             dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
-            to_email=user.email, kind="sign_in", subject="Your Gems of Iridescia sign-in link",
+            to_email=user.email, kind=account_mail.SIGN_IN,
+            subject="Your Gems of Iridescia sign-in link",
             text_body=(f"Hello {user.name},\n\nOpen this link to sign in:\n\n    {link}\n\n"
                        f"It works for {current_app.config['MAGIC_LINK_HOURS']} hours. If you "
                        "did not ask for it, ignore this email.\n"),
@@ -218,8 +220,9 @@ def _replay_position(game: Game) -> tuple[int | None, int | None]:
 
 
 def render_game(session, game: Game, user: User | None, seat: int | None, **extra):
-    if game.status == "open":
-        return render_template("lobby.html", **lobby_context(session, game, user, seat))
+    if game.status == "open":  # seats are numbered at the start: membership is the Seat row
+        member = lobby.seat_of(session, game, user) if user is not None else None
+        return render_template("lobby.html", **lobby_context(session, game, user, member))
     at, turn = _replay_position(game)
     context = page_context(session, game, user, seat, at, turn)
     if game.status == "finished":
@@ -381,33 +384,3 @@ def remove_plan(game_id: str):
     plans.clear(session, game.id, seat)
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)
-
-
-@blp.post("/games/<game_id>/webhook")
-def set_webhook(game_id: str):
-    """The game page's webhook form: PUT /api/v1/games/<id>/webhook's checks and answer."""
-
-    session = db_session()
-    user, game = seated_player(session, game_id)
-    format = request.form.get("format") or None
-    if format not in (None, "json", "discord", "slack"):
-        fail(422, f"format {format!r}: choose JSON, Discord or Slack")
-    url, format = registry.checked((request.form.get("url") or "").strip(), format)
-    hook = registry.set_webhook(session, game, user.id, url, format, utcnow())
-    session.commit()
-    return render_template(
-        "message.html", title="Webhook set", user=user,
-        back=url_for("settings_pages.game_settings", game_id=game.id),
-        message=f"The turns and end of game {game.id} go to {hook.url} ({hook.format}). Its "
-                f"secret, shown only now, signs every delivery (docs/webhooks.md tells how to "
-                f"check it): {hook.secret}")
-
-
-@blp.post("/games/<game_id>/webhook/remove")
-def remove_webhook(game_id: str):
-
-    session = db_session()
-    user, game = seated_player(session, game_id)
-    registry.remove(session, game.id, user.id)
-    session.commit()
-    return redirect(url_for("settings_pages.game_settings", game_id=game.id), 303)

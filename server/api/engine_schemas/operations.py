@@ -26,6 +26,7 @@ OPERATION_IDS: dict[str, str] = {
     "POST /api/v1/games/{game_id}/back": "comeBack",
     "GET /api/v1/games/{game_id}/view": "getView",
     "GET /api/v1/games/{game_id}/legal": "getLegal",
+    "GET /api/v1/games/{game_id}/hint": "getHint",
     "POST /api/v1/games/{game_id}/commands": "postCommand",
     "GET /api/v1/games/{game_id}/events": "listEvents",
     "GET /api/v1/games/{game_id}/export": "exportGame",

@@ -201,9 +201,7 @@ class Commands(MethodView):
                 stored = key and posting.stored_answer(connection, caller.user_id, key)
                 if stored and stored.request_hash == request_hash:
                     return _stored(game_id, stored)
-                current = service.current_version(connection, game.id)
-                fail(409, f"another command landed first; the game is at version {current}: "
-                          "refresh and retry", current_version=current)
+                preconditions.lost_the_race(service.current_version(connection, game.id))
         CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
         answer = result or _answer(game, applied, caller.seat, command, now)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.api.bot_levels import LEVEL_HELP, BotLevel
 from server.http.plain_text import PlainEmail, PlainString
 from server.i18n import LANGUAGES
 from server.users.mail_choices import parse_quiet, valid_zone
@@ -73,12 +74,15 @@ class PreferencesSchema(ma.Schema):
                                  "by default) or choose (you choose; the server decides only at "
                                  "your turn deadline)"},
     )
+    stand_in = BotLevel(
+        metadata={"description": "Who plays your turn when its deadline passes, in every game "
+                                 f"where you chose no other: {LEVEL_HELP}"})
 
     @ma.validates_schema
     def _something(self, data: dict, **_kwargs) -> None:
 
         if not data:
-            raise ma.ValidationError("give email, removals, digest_hour, quiet_hours, "
+            raise ma.ValidationError("give email, removals, stand_in, digest_hour, quiet_hours, "
                                      "time_zone, language, tile_sort or relic_sort")
         quiet = data.get("quiet_hours")
         if quiet and parse_quiet(quiet) is None:
@@ -104,6 +108,12 @@ class UserSchema(ma.Schema):
     verified = fields.Boolean(required=True, metadata={
         "description": "Whether the address is confirmed; until it is, it gets no mail but "
                        "the confirmation link"})
+    email_status = fields.String(
+        required=True, validate=validate.OneOf(["ok", "unconfirmed", "bouncing"]),
+        metadata={"description": "bouncing: mail to the address comes back, so no game mail "
+                                 "goes to it until you confirm it again (POST "
+                                 "/users/me/verification mails a new link); unconfirmed: "
+                                 "not confirmed yet; ok"})
     preferences = fields.Nested(PreferencesSchema, required=True)
 
 

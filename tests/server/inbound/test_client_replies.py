@@ -89,3 +89,18 @@ def test_a_client_reply_over_smtp_applies_only_what_was_typed_or_is_ignored(
     assert post.count() == sent, "machine mail was answered"
     assert table.game(duel.game_id).version == version, "machine mail was played"
     assert row is not None and row.outcome not in ("applied", "stopped", "answered", "refused")
+
+
+def test_every_mail_the_server_sends_starts_with_the_reply_marker(post, table, duel):
+    """The marker is the last line of defence for clients that quote without `>` in a language
+    the classifier does not know: the game mail and the answer to a reply both carry it."""
+    from server.inbound.quotes import REPLY_MARKER
+    from tests.server.inbound.conftest import answer_to
+    from tests.server.inbound.post import reply
+
+    assert text_of(duel.mail).startswith(REPLY_MARKER)
+    post.ingest(reply(duel.mail, "help"))
+    post.deliver()
+    assert answer_to(post, duel.player.email).startswith(REPLY_MARKER)
+    html = duel.mail.get_body(preferencelist=("html",))
+    assert html is None or REPLY_MARKER in html.get_content()

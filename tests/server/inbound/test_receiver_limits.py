@@ -63,3 +63,14 @@ def test_an_upload_over_the_size_limit_and_its_headroom_is_refused_552(app, rece
         with pytest.raises(smtplib.SMTPException) as refused:
             client.sendmail("ada@example.org", ["play@iridescia.test"], too_big)
     assert "552" in str(refused.value)
+
+
+def test_a_mail_beyond_the_waiting_line_gets_451_and_its_server_retries(app, receiver, port,
+                                                                        monkeypatch):
+    """Mail is handled in the receiver's own threads; with MAX_WAITING already waiting the next
+    is deferred (451), so a flood cannot take the API process's time without bound."""
+    monkeypatch.setattr(receiver_module, "MAX_WAITING", 0)
+    with smtplib.SMTP("127.0.0.1", port, timeout=30) as client:
+        with pytest.raises(smtplib.SMTPDataError) as deferred:
+            client.sendmail("ada@example.org", ["play@iridescia.test"], b"Subject: x\r\n\r\nhi\r\n")
+    assert deferred.value.smtp_code == 451

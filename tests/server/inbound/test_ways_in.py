@@ -191,3 +191,57 @@ def test_the_scheduler_polls_the_mailbox_of_imap_url(post, table, imap_server, s
     mailbox.select("INBOX")
     assert mailbox.uid("SEARCH", None, "UNSEEN")[1] == [b""]
     mailbox.logout()
+
+
+def test_a_poison_mail_does_not_block_the_mailbox(post, table, imap_server, app, monkeypatch):
+    """Issue 32, H2: a multipart nested 1,000 deep raised out of every poll and was never
+    flagged, so no mail behind it was ever read. Now it is refused unread, and a mail whose
+    handling raises anyway is flagged and skipped."""
+    from server.inbound import imap as imap_module
+    from server.inbound.imap import ImapSettings, poll
+    from tests.server.inbound.test_bounded_reading import nested
+
+    ada = table.register("Ada")
+    mailbox = _mailbox(imap_server)
+    # 60 deep (the test's IMAP server stores no deeper): past the bounds, as 1,000 deep is.
+    for raw in (nested("mallory@evil.example", BARE, 60), b"Subject: raises\r\n\r\nx\r\n",
+                new_solo(ada.email)):
+        mailbox.append("INBOX", None, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    real_ingest = imap_module.ingest
+
+    def ingest(raw, **kwargs):
+        if b"Subject: raises" in raw:
+            raise RecursionError("maximum recursion depth exceeded")
+        return real_ingest(raw, **kwargs)
+
+    monkeypatch.setattr(imap_module, "ingest", ingest)
+    imap = ImapSettings.from_url(f"imap://play:secret@127.0.0.1:{imap_server}/INBOX")
+    assert poll(app, imap) == {"unreadable": 1, "failed": 1, "answered": 1}
+    assert poll(app, imap) == {}  # nothing left unseen: the next poll reads nothing again
+    mailbox.select("INBOX")
+    assert len(mailbox.uid("SEARCH", None, "FLAGGED")[1][0].split()) == 1
+    mailbox.logout()
+
+
+def test_the_pipe_answers_a_poison_mail_without_a_traceback(post, table, settings):
+    """Issue 32, L1: the pipe exited 1 with a traceback (RecursionError)."""
+    from tests.server.inbound.test_bounded_reading import nested
+
+    done = _run_ingest(settings, nested("mallory@evil.example", BARE, 1000), "--recipient", BARE)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr and b"unreadable" in done.stderr
+
+
+def test_the_pipe_never_answers_the_null_envelope_sender_postfix_gives(post, table, settings):
+    """`--sender ${sender}`: Postfix writes the null sender of a bounce as MAILER-DAEMON."""
+    from server.cli import main
+
+    ada = table.register("Ada")
+    runner = CliRunner()
+    for sender in ("MAILER-DAEMON", ""):
+        result = runner.invoke(main, ["mail", "ingest", "--recipient", BARE, "--sender", sender],
+                               input=new_solo(ada.email), env=environment(settings))
+        assert result.exit_code == 0, result.output
+        assert "ignored: a null envelope sender" in result.output
+    post.deliver()
+    assert post.mail_to(ada.email) == []
