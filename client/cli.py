@@ -15,6 +15,7 @@ from client.commands import (
     history,
     lobby,
     looking,
+    planning,
     robots,
     talk,
     webhooks,
@@ -42,8 +43,8 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
     ctx.obj = App(profile_name=profile, server_override=server)
 
 
-for module in (account, lobby, looking, cards, talk, following, acting, robots, history, away,
-               webhooks, community):
+for module in (account, lobby, looking, cards, talk, following, acting, planning, robots, history,
+               away, webhooks, community):
     for command in module.COMMANDS:
         cli.add_command(command)
 

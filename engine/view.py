@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.api import outcome as final_outcome
 from engine.board import ROWS, region_of_row, row_hexes
-from engine.data import RHOM_CARDS, TILES
+from engine.data import GEMS, REGIONS, RELICS, RHOM_CARDS, TILES
 from engine.rules.queries import pending
 from engine.state import State
 
@@ -44,6 +44,52 @@ def _board(state: State) -> list[dict]:
     return rows
 
 
+# The digital edition's display settings (rules-summary-ja: 獲得したタイルのソート法, 遺物のソート法):
+# a player's tiles by the gem shown on them or by region, relics by gem type or by category. None
+# keeps the order they were taken in. Ties keep that order too (the sorts are stable).
+TILE_SORTS = ("gem", "region")
+RELIC_SORTS = ("gem", "category")
+_RELIC_CATEGORIES = ("jewelry", "tech", "lore", "iridia")
+
+
+def _gem_rank(gem: str | None) -> int:
+    """A gem's place in GEMS; rainbow, Iridia Stone and Iridia relics (no gem) after them."""
+    return GEMS.index(gem) if gem in GEMS else len(GEMS)
+
+
+def sort_tiles(tile_ids, by: str | None) -> list[str]:
+    """`tile_ids` ordered by "gem" (then region) or "region" (then gem); None: as given."""
+    tiles = list(tile_ids)
+    if by not in TILE_SORTS:
+        return tiles
+
+    def key(tile_id: str) -> tuple[int, int]:
+        tile = TILES.get(tile_id)
+        if tile is None:
+            return (len(GEMS) + 1, len(REGIONS))
+        gem = len(GEMS) + (1 if tile.iridia else 0) if tile.wild else _gem_rank(tile.gem)
+        region = REGIONS.index(tile.region)
+        return (gem, region) if by == "gem" else (region, gem)
+    return sorted(tiles, key=key)
+
+
+def sort_relics(relic_ids, by: str | None) -> list[str]:
+    """`relic_ids` ordered by "gem" (the relic's gem type; Iridia relics last) or "category"
+    (jewelry, tech, lore, Iridia); None: as given."""
+    relics = list(relic_ids)
+    if by not in RELIC_SORTS:
+        return relics
+
+    def key(relic_id: str) -> tuple[int, int]:
+        relic = RELICS.get(relic_id)
+        if relic is None:
+            return (len(GEMS) + 1, len(_RELIC_CATEGORIES))
+        gem = _gem_rank(relic.lead_gem)
+        category = _RELIC_CATEGORIES.index(relic.category)
+        return (gem, category) if by == "gem" else (category, gem)
+    return sorted(relics, key=key)
+
+
 def _roll(state: State) -> dict | None:
     t = state.turn
     if t is None or t.roll is None:
@@ -52,7 +98,10 @@ def _roll(state: State) -> dict | None:
     return {"kind": t.roll.kind, "dice": list(t.roll.dice), "stone": list(t.roll.stone), "target": target}
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None, *, tile_sort: str | None = None,
+         relic_sort: str | None = None) -> dict:
+    """What `seat` may see (None: a spectator). `tile_sort` and `relic_sort` are the viewer's
+    display settings (TILE_SORTS, RELIC_SORTS): the order of every player's tiles and relics."""
     over = state.over
     t = state.turn
     pend = pending(state)
@@ -68,9 +117,9 @@ def view(state: State, seat: int | None) -> dict:
             "items": list(p.items),
             "stone_dice": p.stone_dice,
             "points": p.points,
-            "tiles": list(p.tiles),
-            "relics": list(p.relics),
-            "reserved_relics": list(p.reserved_relics),
+            "tiles": sort_tiles(p.tiles, tile_sort),
+            "relics": sort_relics(p.relics, relic_sort),
+            "reserved_relics": sort_relics(p.reserved_relics, relic_sort),
             "royalty_token": p.royalty_token,
             "iridia_stone": p.iridia_stone,
             "finished": p.finished,

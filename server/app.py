@@ -7,29 +7,42 @@ from typing import Any
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
+from flask_babel import Babel
 from flask_smorest import Api
 
-from server import reactions, wakeups, web
+from server import i18n, reactions, wakeups, web
 from server.api import engine_schemas
 from server.api.community.open_routes import blp as finding_blp
 from server.api.community.player_routes import blp as players_blp
 from server.api.community.routes import blp as community_blp
 from server.api.games import paths
+from server.api.games.hint_routes import blp as hint_blp
 from server.api.games.play_routes import blp as play_blp
 from server.api.games.routes import blp as games_blp
 from server.api.health.routes import blp as health_blp
 from server.api.mail.routes import blp as mail_blp
 from server.api.messages.routes import blp as messages_blp
 from server.api.notifications.routes import blp as notifications_blp
+from server.api.plans.routes import blp as plans_blp
 from server.api.rules.routes import blp as rules_blp
 from server.api.users.routes import blp as users_blp
 from server.api.vacations.routes import blp as vacations_blp
 from server.api.webhooks.routes import blp as webhooks_blp
 from server.config import Settings
 from server.games import service
-from server.http import caching, chunked_bodies, cors, errors, parsing, rate_limits
+from server.http import (
+    caching,
+    chunked_bodies,
+    cors,
+    errors,
+    parsing,
+    rate_limits,
+    security_headers,
+)
 from server.storage import db, json_codec
 from server.web.account_pages import pages as account_pages
+from server.web.language import page_language
+from server.web.settings import blp as settings_pages
 
 API_PREFIX = "/api/v1"
 
@@ -101,19 +114,24 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     )
     errors.init_app(app)
     rate_limits.init_app(app)
+    # English or Japanese (server/i18n/): the pages' gettext, their language chosen per request.
+    app.config.update(BABEL_DEFAULT_LOCALE=i18n.DEFAULT,
+                      BABEL_TRANSLATION_DIRECTORIES=str(i18n.TRANSLATIONS))
+    Babel(app, locale_selector=page_language)
     web.init_app(app)  # page sessions (none for the API), /docs' own files, pages' errors
     parsing.init_app(app)
     chunked_bodies.init_app(app)
     caching.init_app(app)
     cors.init_app(app)
-
-
+    security_headers.init_app(app)  # every answer, pages and API alike
     service.init_app(app)
     reactions.init_app(app)  # what the core's facts set off (server/reactions.py)
     api.register_blueprint(users_blp, url_prefix=f"{API_PREFIX}/users")
     api.register_blueprint(games_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(play_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(hint_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(messages_blp, url_prefix=f"{API_PREFIX}/games")
+    api.register_blueprint(plans_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(webhooks_blp, url_prefix=f"{API_PREFIX}/games")
     api.register_blueprint(health_blp, url_prefix=f"{API_PREFIX}/health")
     api.register_blueprint(mail_blp, url_prefix=f"{API_PREFIX}/mail")
@@ -124,6 +142,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(finding_blp, url_prefix=API_PREFIX)
     api.register_blueprint(players_blp, url_prefix=API_PREFIX)
     app.register_blueprint(account_pages)
+    app.register_blueprint(settings_pages)  # language and display settings (docs/i18n.md)
     app.extensions["iridescia_api"] = api
     if not app.testing:
         _freeze_the_startup_heap()

@@ -1,5 +1,5 @@
 """The ASGI front: a long-poll waits here, on the event loop, and everything else is the Flask
-app, run in a thread pool (a2wsgi).
+app, run in a thread pool (server/http/asgi_bridge.py).
 
     gunicorn -k uvicorn_worker.UvicornWorker 'server.asgi:create_asgi_app()'   # deploy/
     iridescia-server serve                                                     # make run
@@ -25,16 +25,43 @@ from collections import Counter
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
-from a2wsgi import WSGIMiddleware
 from flask import Flask
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from server import create_app, wakeups
 from server.config import LONG_POLL_LIMIT_SECONDS, OPEN_WAITS_REFUSED
+from server.http.asgi_bridge import WsgiBridge
 from server.storage import json_codec
 
 FEED_PATH = re.compile(r"^/api/v1/games/(?P<game>[^/]+)/events$")
 # Threads running Flask requests in each process: what the gthread workers had.
 WSGI_THREADS = 8
+# Connections one process holds at once; one more request is answered 503 at once (uvicorn's
+# limit_concurrency). Idle ones are closed after IDLE_SECONDS (see IdleClosingProtocol).
+MAX_CONNECTIONS = 900
+IDLE_SECONDS = 5
+
+
+class IdleClosingProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP protocol, closing a connection that sends nothing for ``timeout_keep_alive``
+    seconds from its opening too: uvicorn arms that timer only after a response, so 1,100
+    connections that never sent a byte held the process's descriptors for good and took the API
+    down (issue 32, L9)."""
+
+    def connection_made(self, transport) -> None:  # noqa: ANN001
+        super().connection_made(transport)
+        self.timeout_keep_alive_task = self.loop.call_later(
+            self.timeout_keep_alive, self.timeout_keep_alive_handler)
+
+
+def uvicorn_options(trusted_proxies: int, forwarded_allow_ips: str = "127.0.0.1") -> dict:
+    """What uvicorn is given, under gunicorn (deploy/gunicorn.conf.py) and `serve` alike: idle
+    connections closed, connections bounded, and X-Forwarded-For read only when
+    ``IRIDESCIA_TRUSTED_PROXIES`` says a proxy writes it (0: ignored, whoever sends it; the
+    rate limits then count the address that connected)."""
+    return {"http": IdleClosingProtocol, "timeout_keep_alive": IDLE_SECONDS,
+            "limit_concurrency": MAX_CONNECTIONS, "proxy_headers": trusted_proxies > 0,
+            "forwarded_allow_ips": forwarded_allow_ips if trusted_proxies > 0 else ""}
 
 
 def create_asgi_app(config: dict[str, Any] | None = None) -> Front:
@@ -45,7 +72,7 @@ def create_asgi_app(config: dict[str, Any] | None = None) -> Front:
 class Front:
     def __init__(self, app: Flask, threads: int = WSGI_THREADS) -> None:
         self.app = app
-        self.wsgi = WSGIMiddleware(app, workers=threads)
+        self.wsgi = WsgiBridge(app, threads, lambda: app.config.get("MAX_CONTENT_LENGTH"))
         self.wakeups = wakeups.of(app)
         self.max_seconds = float(app.config["LONG_POLL_MAX_SECONDS"])
         self.per_client = int(app.config["LONG_POLL_MAX_PER_CLIENT"])
@@ -124,6 +151,7 @@ class Front:
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 self.wakeups.close()
+                self.wsgi.shutdown()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 

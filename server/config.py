@@ -163,19 +163,38 @@ class Settings:
     """Where ``serve`` listens for incoming mail (an embedded SMTP receiver), ``host:port``;
     ``off`` disables it."""
 
+    INBOUND_TLS_CERT: str = ""
+    """The embedded SMTP receiver's certificate for STARTTLS, a PEM file (with
+    ``IRIDESCIA_INBOUND_TLS_KEY``); empty: a self-signed one made at the first start under
+    ``var/inbound-tls/``."""
+
+    INBOUND_TLS_KEY: str = ""
+    """The private key of ``IRIDESCIA_INBOUND_TLS_CERT``, a PEM file."""
+
     IMAP_URL: str = ""
     """A mailbox the scheduler polls for replies, ``imaps://user:pass@host/INBOX`` (``imap://``
     for plain or STARTTLS); empty: no polling."""
 
-    INBOUND_REQUIRE_AUTH: str = "none"
-    """``dkim``, ``spf`` or ``none``: what the topmost Authentication-Results header must show
-    passed before an incoming mail is acted on (``dkim`` is recommended in production)."""
+    INBOUND_REQUIRE_AUTH: str = ""
+    """``dkim``, ``spf`` or ``none``: what the Authentication-Results header of your own mail
+    server (``IRIDESCIA_INBOUND_AUTHSERV_ID``) must show passed before an incoming mail is acted
+    on. Empty (the default): ``dkim`` when an authserv-id is set, else ``none``."""
+
+    INBOUND_AUTHSERV_ID: str = ""
+    """The authserv-id your mail server (the relay in front of this one) writes first in its
+    Authentication-Results header, e.g. ``mx.example.org``; only headers with this id are read
+    (any other was written by the sender). Setting it makes ``dkim`` the default."""
 
     MAX_INBOUND_BYTES: int = 1024 * 1024
     """Largest incoming mail acted on, in bytes; a larger one is refused."""
 
     INBOUND_RATE_LIMIT: int = 60
-    """Incoming mails acted on per sender per hour; more are recorded and ignored. 0: no limit."""
+    """Incoming mails acted on per sender per hour (only mail that passed authentication
+    counts); more are recorded and ignored. 0: no limit."""
+
+    INBOUND_KEEP_DAYS: int = 90
+    """How long the record of each incoming mail (``iridescia-server mail log``) is kept, in
+    days; older rows are deleted. 0: kept for ever."""
 
     WEBHOOK_ALLOW_PRIVATE: int = 0
     """1 lets webhooks (docs/webhooks.md) reach private, loopback, link-local and other
@@ -195,6 +214,12 @@ class Settings:
             raise ValueError(f"setting {ENV_PREFIX}LONG_POLL_MAX_SECONDS must be 0 to "
                              f"{LONG_POLL_LIMIT_SECONDS} (the API documents ?wait up to "
                              f"{LONG_POLL_LIMIT_SECONDS}), got {self.LONG_POLL_MAX_SECONDS}")
+        if self.INBOUND_REQUIRE_AUTH.strip().lower() in ("dkim", "spf") \
+                and not self.INBOUND_AUTHSERV_ID.strip():
+            raise ValueError(f"setting {ENV_PREFIX}INBOUND_REQUIRE_AUTH="
+                             f"{self.INBOUND_REQUIRE_AUTH.strip()} needs {ENV_PREFIX}"
+                             "INBOUND_AUTHSERV_ID: the authserv-id your mail server writes first "
+                             "in its Authentication-Results header (e.g. mx.example.org)")
 
     @classmethod
     def load(

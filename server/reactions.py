@@ -12,6 +12,7 @@ from flask import Flask
 
 from server import notifications, wakeups
 from server.games.reactions import EventsAppended, PlayerLeft, subscribe
+from server.plans import reactions as plans
 from server.webhooks import queue as webhook_queue
 from server.webhooks import registry as webhook_registry
 
@@ -28,5 +29,8 @@ def init_app(app: Flask) -> None:
     # The notices first: they derive the due times that the wake-up reads.
     subscribe(EventsAppended, notifications.on_events_appended)
     subscribe(EventsAppended, webhook_queue.on_events_appended)
+    # After the notices (which derive the due times), before the wake-up (which reads them): a
+    # seat whose turn comes with a plan is due at once.
+    subscribe(EventsAppended, plans.on_events_appended)
     subscribe(EventsAppended, wake_the_game)
     subscribe(PlayerLeft, webhook_registry.on_player_left)

@@ -1,7 +1,8 @@
 """The board picture and the game page: ms to draw one SVG (against building the view it is
 drawn from and the text board, in the same run), ms to rasterise one PNG, bytes per email (with
-and without the picture), and the game page's latency with 8 clients against the JSON view's,
-interleaved in the same run on the same server.
+and without the picture), the game page's compressed bytes (HTML, CSS, JS, SVG) against its
+60 KB budget, and its latency with 8 clients against the JSON view's (the page's p99 should
+stay within 1.5 times the view's), interleaved in the same run on the same server.
 
     python -m bench web                      # SQLite, 8 clients, 20 s of load
     python -m bench web -- --seconds 5 --clients 8
@@ -131,6 +132,26 @@ def _client(port: int, paths: list[str], seconds: float, barrier, results) -> No
     results.put(records)
 
 
+PAGE_BUDGET = 60_000  # bytes, gzip-compressed: HTML, CSS, JS and SVG together (issue 27)
+
+
+def page_bytes(client, game_id: str) -> None:
+    """The game page and what it loads, as sent compressed, against its budget."""
+    import gzip
+
+    parts = {"game page (HTML + board SVG)": f"/games/{game_id}",
+             "site.css": "/static/web/site.css", "board.css": "/board.css",
+             "game.js": "/static/web/game.js"}
+    total = 0
+    print("bytes of a game page, gzip-compressed")
+    for label, path in parts.items():
+        body = client.get(path).get_data()
+        size = len(gzip.compress(body))
+        total += size
+        print(f"  {label:<30} {len(body):8,} bytes   {size:7,} compressed")
+    print(f"  {'all together':<30} {'':14} {total:7,} compressed   (budget {PAGE_BUDGET:,})")
+
+
 def page_load(workdir: Path, clients: int, seconds: float) -> None:
     from server import create_app
     from server.storage.migrate import upgrade
@@ -148,6 +169,7 @@ def page_load(workdir: Path, clients: int, seconds: float) -> None:
                 headers={"Authorization": f"Bearer {tokens[1]}"})
     client.post(f"/api/v1/games/{game['id']}/start",
                 headers={"Authorization": f"Bearer {tokens[0]}"})
+    page_bytes(client, game["id"])
     env = servers.server_env(url, workdir)
     paths = [f"/games/{game['id']}", f"/api/v1/games/{game['id']}/view"]
     with servers.gunicorn("server:create_app()", env, workdir, "/api/v1/health") as (port, _pid):

@@ -6,6 +6,8 @@ import click
 
 from client import config
 from client.app import App, emit_json, example, json_option, pass_app
+from client.i18n import _
+from engine.bots.levels import NAMES as LEVEL_NAMES
 
 EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
 
@@ -137,17 +139,31 @@ NOTIFY = {"every": "every_turn", "digest": "digest", "reminders": "reminders", "
     help="Once you have finished: automatic (the server removes a tile after the game's "
          "removal grace) or choose (you choose; the server decides at your turn deadline).",
 )
+@click.option("--stand-in", "stand_in", type=click.Choice(LEVEL_NAMES, case_sensitive=False),
+              help="Who plays your turn when its deadline passes, in every game where you chose "
+                   "no other: the bot level easy (spends nothing), medium or hard.")
+@click.option("--language", type=click.Choice(("en", "ja")),
+              help="The language of your pages, mails and answers: en or ja (日本語).")
+@click.option("--tile-sort", type=click.Choice(("gem", "region")),
+              help="Your collected tiles: by the gem shown on them or by region.")
+@click.option("--relic-sort", type=click.Choice(("gem", "category")),
+              help="Your relics: by gem type or by category (jewelry, tech, lore, Iridia).")
 @json_option
 @pass_app
 @example("""
+iridescia prefs --language ja --tile-sort region --relic-sort category
 iridescia prefs --email reminders --removals choose
+iridescia prefs --stand-in medium
 iridescia prefs --notify digest --digest-hour 8 --quiet 22-7 --timezone Europe/Paris
 iridescia prefs --game k3x9q2ab --notify every
 """)
 def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int | None,
           quiet: str | None, time_zone: str | None, game: str | None, removals: str | None,
-          as_json: bool) -> None:
-    """Show or change your preferences: which mail, when, and who chooses your removal turns."""
+          stand_in: str | None, language: str | None, tile_sort: str | None,
+          relic_sort: str | None, as_json: bool) -> None:
+    """Show or change your preferences: which mail, when, who chooses your removal turns, who
+    plays your turn when its deadline passes, your language and how your tiles and relics are
+    sorted."""
     api = app.api()
     if email_pref and notify:
         raise click.UsageError("give --email or --notify, not both")
@@ -164,11 +180,14 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
             emit_json(shown)
             return
         click.echo(f"game {game}: email: {shown.get('email') or 'as your account'}")
-        if digest_hour is None and not (quiet or time_zone or removals):
+        if digest_hour is None and not (quiet or time_zone or removals or stand_in or language
+                                        or tile_sort or relic_sort):
             return
         choice = None
-    changes = {k: v for k, v in (("email", choice), ("removals", removals),
-                                 ("digest_hour", digest_hour), ("time_zone", time_zone))
+    changes = {k: v for k, v in (("email", choice), ("removals", removals), ("stand_in", stand_in),
+                                 ("digest_hour", digest_hour), ("time_zone", time_zone),
+                                 ("language", language), ("tile_sort", tile_sort),
+                                 ("relic_sort", relic_sort))
                if v is not None}
     if quiet is not None:
         changes["quiet_hours"] = None if quiet.lower() in ("off", "none", "") else quiet
@@ -180,15 +199,23 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
         emit_json(user.get("preferences") or {})
         return
     preferences = user.get("preferences") or {}
-    click.echo(f"email: {preferences.get('email', '?')}")
+    click.echo(_("email: {choice}").format(choice=preferences.get("email", "?")))
     if "removals" in preferences:
-        click.echo(f"removals: {preferences['removals']}")
+        click.echo(_("removals: {choice}").format(choice=preferences["removals"]))
+    if "stand_in" in preferences:
+        click.echo(_("stand-in at the deadline: {level}").format(level=preferences["stand_in"]))
     if preferences.get("email") == "digest":
-        click.echo(f"digest at: {preferences.get('digest_hour')}:00")
+        click.echo(_("digest at: {hour}:00").format(hour=preferences.get("digest_hour")))
     if preferences.get("quiet_hours"):
-        click.echo(f"quiet hours: {preferences['quiet_hours']}")
+        click.echo(_("quiet hours: {hours}").format(hours=preferences["quiet_hours"]))
     if preferences.get("time_zone", "UTC") != "UTC":
-        click.echo(f"time zone: {preferences['time_zone']}")
+        click.echo(_("time zone: {zone}").format(zone=preferences["time_zone"]))
+    if preferences.get("language"):
+        click.echo(_("language: {language}").format(language=preferences["language"]))
+    if preferences.get("tile_sort", "gem") != "gem":
+        click.echo(_("tiles sorted by: {sort}").format(sort=preferences["tile_sort"]))
+    if preferences.get("relic_sort", "gem") != "gem":
+        click.echo(_("relics sorted by: {sort}").format(sort=preferences["relic_sort"]))
 
 
 @click.command(name="rotate-token")

@@ -9,6 +9,7 @@ import click
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.webhooks import webhook_lines
 from client.dice_words import random_word
+from engine.bots.levels import NAMES as LEVEL_NAMES
 
 
 def describe_turn(game: dict) -> str:
@@ -96,6 +97,17 @@ def games(app: App, as_json: bool) -> None:
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
             f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} {deadline}"
         )
+    bouncing_warning(app)
+
+
+def bouncing_warning(app: App) -> None:
+    """When mail to my address bounces, the server sends no game mail: say so, and how to mend
+    it (the confirmation link clears the mark)."""
+    me = app.api().get("/users/me")
+    if me.get("email_status") == "bouncing":
+        click.echo(f"\nMail to {me.get('email')} bounces: the server sends you no game mail. "
+                   "Fix the address or mailbox, then confirm it again with "
+                   "`iridescia confirm --resend`.", err=True)
 
 
 @click.command()
@@ -103,8 +115,13 @@ def games(app: App, as_json: bool) -> None:
               help="Number of players, bots included (1 = solo against the Rhom).")
 @click.option("--bots", type=click.IntRange(0, 3), default=0, show_default=True,
               help="Seats the server fills with bots (at most seats - 1: you take one).")
-@click.option("--bot-policy", type=click.Choice(["strong", "greedy", "random"]), default="strong",
-              show_default=True, help="How the bots play.")
+@click.option("--bot-policy", "--bot-level", "bot_policy",
+              type=click.Choice(LEVEL_NAMES, case_sensitive=False), default="hard",
+              show_default=True, help="The bots' level: easy, medium or hard (the old names "
+                                      "strong, greedy, random still work).")
+@click.option("--stand-in", "stand_in", type=click.Choice(LEVEL_NAMES, case_sensitive=False),
+              help="Who plays your turn in this game when its deadline passes: easy (spends "
+                   "nothing), medium or hard. [default: your preference, else hard]")
 @click.option("--rhom/--no-rhom", default=None,
               help="Add the Rhom (forced for 1 seat, allowed for 2, refused for 3-4).")
 @click.option("--mining-cost", type=click.Choice(["1", "3"]), default="1", show_default=True,
@@ -139,10 +156,11 @@ def games(app: App, as_json: bool) -> None:
 iridescia new --seats 1
 iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
 iridescia new --seats 3 --pace 7d --word tolami-veruko
-iridescia new --seats 3 --bots 1 --bot-policy strong
+iridescia new --seats 3 --bots 1 --bot-level hard
+iridescia new --seats 2 --stand-in medium
 iridescia new --seats 2 --webhook 'https://discord.com/api/webhooks/123/abc?format=discord'
 """)
-def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, catapult_4th, public,
+def new(app: App, seats, bots, bot_policy, stand_in, rhom, mining_cost, leftover_gems, catapult_4th, public,
         pace, reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
         webhook_url, word, as_json) -> None:
     """Create a game; you take its first seat."""
@@ -167,7 +185,9 @@ def new(app: App, seats, bots, bot_policy, rhom, mining_cost, leftover_gems, cat
         "contribution": word or random_word(),
     }
     if bots:
-        body.update({"bots": bots, "bot_policy": bot_policy})
+        body.update({"bots": bots, "bot_policy": bot_policy.lower()})
+    if stand_in:
+        body["stand_in"] = stand_in.lower()
     optional = {
         "pace": pace,
         "reminder_interval_hours": reminder_hours,
@@ -211,6 +231,9 @@ def invite(app: App, game: str, email: str, as_json: bool) -> None:
 
 @click.command()
 @click.argument("code")
+@click.option("--stand-in", "stand_in", type=click.Choice(LEVEL_NAMES, case_sensitive=False),
+              help="Who plays your turn in this game when its deadline passes: easy (spends "
+                   "nothing), medium or hard. [default: your preference, else hard]")
 @click.option("--word", metavar="WORD",
               help="Your word for the dice, mixed with the server's seed at the start so no one "
                    "alone chooses the dice. [default: a random word made here]")
@@ -218,11 +241,15 @@ def invite(app: App, game: str, email: str, as_json: bool) -> None:
 @pass_app
 @example("""
 iridescia join X7P2QK
+iridescia join X7P2QK --stand-in easy
 iridescia join X7P2QK --word tolami-veruko
 """)
-def join(app: App, code: str, word: str | None, as_json: bool) -> None:
+def join(app: App, code: str, stand_in: str | None, word: str | None, as_json: bool) -> None:
     """Take a seat in the game whose join code is CODE."""
-    game = app.api().post("/games/join", {"code": code, "contribution": word or random_word()})
+    body = {"code": code, "contribution": word or random_word()}
+    if stand_in:
+        body["stand_in"] = stand_in.lower()
+    game = app.api().post("/games/join", body)
     if as_json:
         emit_json(game)
         return

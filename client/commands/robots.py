@@ -8,13 +8,15 @@ import click
 
 import engine
 from client import games as game_helpers
-from client.app import App, emit_json, example, game_argument, pass_app
+from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import notation_line
 from client.http import Stale
 from engine import bots
 from engine.simulate import simulate as run_simulation
+from engine.text.wording import printable
 
-POLICY_NAMES = ("greedy", "random", "strong")
+# The levels, and the engine's own names (random is the simulator's uniform player).
+POLICY_NAMES = ("easy", "medium", "hard", "greedy", "random", "strong")
 WAIT_SECONDS = 20
 
 
@@ -31,8 +33,8 @@ def choose(policy: str, view: dict, commands: list[dict], rng: random.Random) ->
 @click.command()
 @game_argument
 @click.option("--policy", type=click.Choice(POLICY_NAMES), default="greedy", show_default=True,
-              help="How to choose: the engine's greedy heuristic, a uniform random pick, or the "
-                   "strong search (about 0.2 s a decision).")
+              help="How to choose: a bot level (easy, medium, hard), or a uniform random pick "
+                   "(greedy and strong are medium and hard's old names).")
 @click.option("--until-end", is_flag=True,
               help="Keep playing (and waiting for the others) until the game is over.")
 @click.option("--seed", default=None, help="Seed for the policy's choices (for repeatable runs).")
@@ -43,7 +45,7 @@ def choose(policy: str, view: dict, commands: list[dict], rng: random.Random) ->
 @example("""
 iridescia autoplay g7Kq2 --policy greedy
 iridescia autoplay g7Kq2 --policy random --until-end --seed 7
-iridescia autoplay g7Kq2 --policy strong --until-end
+iridescia autoplay g7Kq2 --policy hard --until-end
 """)
 def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None,
              max_commands: int, quiet: bool) -> None:
@@ -118,4 +120,22 @@ def simulate(players, rhom, game_count, seed, policy, mining_cost, as_json) -> N
         )
 
 
-COMMANDS = [autoplay, simulate]
+
+
+@click.command()
+@game_argument
+@json_option
+@pass_app
+@example("iridescia hint g7Kq2")
+def hint(app: App, game: str, as_json: bool) -> None:
+    """What would the bot do? The command the hard bot would play for you now in GAME, worked
+    out from what you see only."""
+    answer = app.api().get(f"/games/{game}/hint")
+    if as_json:
+        emit_json(answer)
+        return
+    line = answer.get("line") or answer["command"]["type"]
+    click.echo(f"The {answer['level']} bot would play: {printable(line)}")
+
+
+COMMANDS = [autoplay, simulate, hint]

@@ -60,10 +60,11 @@ def strong_choice(view: dict, commands: list, rng: random.Random, budget: Budget
     options = shortlist(view, commands)
     if len(options) == 1:
         return options[0]
-    return _sequential_halving(view, options, rng, budget)
+    return search(view, options, rng, budget)
 
 
-def _sequential_halving(view: dict, options: list, rng: random.Random, budget: Budget):
+def search(view: dict, options: list, rng: random.Random, budget: Budget):
+    """The best of `options` by sequential halving over determinized playouts."""
     seat = view["viewer"]
     deadline = time.thread_time() + budget.seconds if budget.seconds else None
     base = rng.getrandbits(64)

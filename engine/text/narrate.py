@@ -16,18 +16,9 @@ from dataclasses import dataclass, field
 
 from engine.data import RELICS, RHOM_CARDS, TILES
 from engine.events import Event, event_to_dict
+from engine.text.language import Catalog
 from engine.text.scores import score_lines
-from engine.text.wording import and_list as _and
-from engine.text.wording import clean
-from engine.text.wording import coins as _coins
-from engine.text.wording import component_name as _name
-from engine.text.wording import count as _count
-from engine.text.wording import die as _die
-from engine.text.wording import gem_list as _gem_list
-from engine.text.wording import gems as _gems
-from engine.text.wording import numbers as _numbers
-from engine.text.wording import points as _points
-from engine.text.wording import the as _the
+from engine.text.wording import Words, clean
 
 __all__ = ["Story", "narrate", "narrate_lines", "narrate_text", "score_lines"]
 
@@ -42,6 +33,10 @@ class Story:
     sentences: tuple[str, ...]
 
 
+def _capital(text: str) -> str:
+    return text[0].upper() + text[1:] if text else text
+
+
 @dataclass
 class _Sentence:
     seat: int | None
@@ -50,38 +45,47 @@ class _Sentence:
     after: list[str] = field(default_factory=list)
     closed: bool = False  # nothing joins it (an undo: what follows is a new start)
 
-    def phrase(self) -> str:
+    def phrase(self, w: Words) -> str:
         """The sentence without its subject, in lower case: "moved to 1b (an emerald)"."""
-        text = " and ".join(self.clauses) or "got"
+        _ = w._
+        text = _(" and ").join(self.clauses) or _("got")
         if self.gains:
-            text += f" ({_and(self.gains)})"
-        return "; ".join([text, *self.after]) if self.clauses or self.gains else "; ".join(self.after)
+            text = _("{actions} ({gains})").format(actions=text, gains=w.and_list(self.gains))
+        return _("; ").join([text, *self.after]) if self.clauses or self.gains else \
+            _("; ").join(self.after)
 
-    def text(self, who: str) -> str:
-        body = " and ".join(self.clauses)
-        text = f"{who} {body}" if body else f"{who} got"
+    def text(self, who: str, w: Words) -> str:
+        _ = w._
+        body = _(" and ").join(self.clauses)
+        text = _("{who} {actions}").format(who=who, actions=body) if body else \
+            _("{who} got").format(who=who)
         if self.gains:
-            text += ": " + _and(self.gains)
+            text = _("{sentence}: {gains}").format(sentence=text, gains=w.and_list(self.gains))
         if self.after:
-            text += "; " + "; ".join(self.after)
-        return text[0].upper() + text[1:] + "."
+            text = _("{sentence}; {after}").format(sentence=text, after=_("; ").join(self.after))
+        return _("{sentence}.").format(sentence=_capital(text))
 
 
 class _Narrator:
-    def __init__(self, names: Mapping[int, str], seat: int | None):
+    def __init__(self, names: Mapping[int, str], seat: int | None, w: Words):
         self.names = {k: clean(v) for k, v in names.items()}
         self.seat = seat
+        self.w = w
+        self._ = w._
         self.stories: list[Story] = []
         self.head: tuple[int | None, int | None, str, str] | None = None
         self.sentences: list[_Sentence] = []
 
+    def seat_name(self, seat: int | None) -> str:
+        return self.names.get(seat, self._("seat {seat}").format(seat=seat))
+
     def who(self, seat: int | None) -> str:
         if seat is not None and seat == self.seat:
-            return "you"
-        return self.names.get(seat, f"seat {seat}") if seat is not None else "the game"
+            return self._("you")
+        return self.seat_name(seat) if seat is not None else self._("the game")
 
     def whom(self, seat: int | None) -> str:
-        return "the supply" if seat is None else self.who(seat)
+        return self._("the supply") if seat is None else self.who(seat)
 
     # Building sentences
     def current(self, seat: int | None) -> _Sentence:
@@ -109,24 +113,29 @@ class _Narrator:
     def flush(self) -> None:
         if self.head is None and not self.sentences:
             return
-        number, seat, kind, heading = self.head or (None, None, "continued", "Continued")
+        _ = self._
+        number, seat, kind, heading = self.head or (None, None, "continued", _("Continued"))
         lines = []
         for s in self.sentences:
-            lines.append(s.text(self.who(s.seat)) if s.clauses or s.gains else
-                         "; ".join(s.after)[0].upper() + "; ".join(s.after)[1:] + ".")
+            lines.append(s.text(self.who(s.seat), self.w) if s.clauses or s.gains else
+                         _("{sentence}.").format(sentence=_capital(_("; ").join(s.after))))
         self.stories.append(Story(number, seat, kind, heading, tuple(lines)))
         self.head, self.sentences = None, []
 
     def start_turn(self, e: dict) -> None:
         self.flush()
+        _ = self._
         seat, kind, number = e["seat"], e["kind"], e["number"]
-        name = self.names.get(seat, f"seat {seat}")
+        name = self.seat_name(seat)
         if seat == self.seat:
-            name = f"{name} (you)"
-        label = {"rhom": f"{name}", "removal": f"{name}, a removal turn"}.get(kind, name)
+            name = _("{name} (you)").format(name=name)
+        label = name
+        if kind == "removal":
+            label = _("{name}, a removal turn").format(name=name)
         if e.get("extra"):
-            label += ", an extra turn"
-        self.head = (number, seat, kind, f"Turn {number}: {label}")
+            label = _("{name}, an extra turn").format(name=label)
+        self.head = (number, seat, kind, _("Turn {number}: {name}").format(number=number,
+                                                                           name=label))
 
     def feed(self, e: dict) -> None:
         kind = e["type"]
@@ -135,9 +144,9 @@ class _Narrator:
             return
         if kind == "game_started":
             self.flush()
-            self.head = (None, None, "setup", "Setup")
+            self.head = (None, None, "setup", self._("Setup"))
         elif kind == "game_ended" and self.head is None:
-            self.head = (None, None, "end", "The end")
+            self.head = (None, None, "end", self._("The end"))
         handler = getattr(self, "on_" + kind, None)
         if handler is not None:
             self.tell(handler, e)
@@ -152,184 +161,234 @@ class _Narrator:
 
     # One handler per event type; each says only what the (redacted) event says.
     def on_game_started(self, e):
+        _, w = self._, self.w
         for i, player_id in enumerate(e["seats"]):
             if player_id == "rhom":
-                self.names.setdefault(i, "the Rhom")
-        seats = [self.names.get(i, f"seat {i}") for i in range(len(e["seats"]))]
-        self.then(f"the game began; the order of play is {_and(seats)}")
+                self.names.setdefault(i, _("the Rhom"))
+        seats = [self.seat_name(i) for i in range(len(e["seats"]))]
+        self.then(_("the game began; the order of play is {seats}").format(seats=w.and_list(seats)))
         if self.seat is not None and self.seat < len(e["objectives"]):
             mine = [o for o in e["objectives"][self.seat] if o]
             if mine:
-                self.act(self.seat, f"were dealt the secret objectives {_and([_name(o) for o in mine])}")
+                self.act(self.seat, _("were dealt the secret objectives {objectives}").format(
+                    objectives=w.and_list([w.name(o) for o in mine])))
 
     def on_tiles_revealed(self, e):
-        self.act(e["seat"], f"revealed {_and(list(e['hexes']))}")
+        self.act(e["seat"], self._("revealed {hexes}").format(hexes=self.w.and_list(list(e['hexes']))))
 
     def on_explorer_moved(self, e):
-        verb = {"relocate": "relocated to", "catapult": "jumped with the Clever Catapult to"}
-        self.act(e["seat"], f"{verb.get(e['via'], 'moved to')} {e['hex']}", joins=True)
-
-    def on_explorers_swapped(self, e):
-        self.act(e["seat"], f"swapped places with {self.who(e['target'])}", joins=True)
-
-    def on_tile_discarded(self, e):
-        self.act(e["seat"], f"discarded a {_name(e['tile'])} tile from the victory pile",
+        _ = self._
+        verbs = {"relocate": _("relocated to {hex}"),
+                 "catapult": _("jumped with the Clever Catapult to {hex}")}
+        self.act(e["seat"], verbs.get(e["via"], _("moved to {hex}")).format(hex=e["hex"]),
                  joins=True)
 
+    def on_explorers_swapped(self, e):
+        self.act(e["seat"], self._("swapped places with {whom}").format(whom=self.who(e["target"])),
+                 joins=True)
+
+    def on_tile_discarded(self, e):
+        self.act(e["seat"], self._("discarded a {tile} tile from the victory pile").format(
+            tile=self.w.name(e["tile"])), joins=True)
+
     def on_gem_chosen(self, e):
-        self.act(e["seat"], f"chose {e['gem']} for the tile", joins=True)
+        self.act(e["seat"], self._("chose {gem} for the tile").format(gem=self.w.gem(e["gem"])),
+                 joins=True)
 
     def on_gems_gained(self, e):
-        self.gain(e["seat"], _gems(e["gem"], e["count"]))
+        self.gain(e["seat"], self.w.gems(e["gem"], e["count"]))
 
     def on_gems_returned(self, e):
         if e["reason"] == "cauldron":
-            self.act(e["seat"], f"traded in {_gem_list(e['gems'])}", joins=True)
+            self.act(e["seat"], self._("traded in {gems}").format(gems=self.w.gem_list(e["gems"])),
+                     joins=True)
         else:
-            self.gain(e["seat"], f"{_gem_list(e['gems'])} returned (no room)")
+            self.gain(e["seat"], self._("{gems} returned (no room)").format(
+                gems=self.w.gem_list(e["gems"])))
 
     def on_gem_given(self, e):
-        self.act(e["seat"], f"gave {_gems(e['gem'], 1)} to {self.whom(e['to'])} (hold over 7)")
+        self.act(e["seat"], self._("gave {gem} to {whom} (hold over 7)").format(
+            gem=self.w.gems(e["gem"], 1), whom=self.whom(e["to"])))
 
     def on_coins_gained(self, e):
-        self.gain(e["seat"], _coins(e["amount"]))
+        self.gain(e["seat"], self.w.coins(e["amount"]))
 
     def on_coins_spent(self, e):
         if e["reason"] == "mining":
-            self.act(e["seat"], f"paid {_coins(e['amount'])} to mine")
+            self.act(e["seat"], self._("paid {coins} to mine").format(coins=self.w.coins(e["amount"])))
         else:
-            self.act(e["seat"], f"paid {_coins(e['amount'])}")
+            self.act(e["seat"], self._("paid {coins}").format(coins=self.w.coins(e["amount"])))
 
     def on_points_scored(self, e):
-        self.gain(e["seat"], _points(e["points"]))
+        self.gain(e["seat"], self.w.points(e["points"]))
 
     def on_stone_die_taken(self, e):
-        self.gain(e["seat"], "a stone die")
+        self.gain(e["seat"], self.w.stone_dice(1))
 
     def on_stone_dice_activated(self, e):
-        self.act(e["seat"], f"activated {_count(e['count'], 'stone die', 'stone dice')}",
+        self.act(e["seat"], self._("activated {dice}").format(dice=self.w.stone_dice(e["count"])),
                  joins=True)
 
     def on_stone_dice_returned(self, e):
-        self.act(e["seat"], f"returned {_count(e['count'], 'stone die', 'stone dice')}")
+        self.act(e["seat"], self._("returned {dice}").format(dice=self.w.stone_dice(e["count"])))
 
     def on_iridia_stone_taken(self, e):
-        self.gain(e["seat"], "the Iridia Stone")
+        self.gain(e["seat"], self._("the Iridia Stone"))
 
     def on_objective_discarded(self, e):
         if e.get("objective"):
-            self.act(e["seat"], f"discarded the objective {_name(e['objective'])}")
+            self.act(e["seat"], self._("discarded the objective {objective}").format(
+                objective=self.w.name(e["objective"])))
         else:
-            self.act(e["seat"], "discarded a secret objective")
+            self.act(e["seat"], self._("discarded a secret objective"))
 
     def on_dice_rolled(self, e):
-        where = " at the Wishing Well" if e["kind"] == "wishing_well" else ""
-        stone = f" (stone dice: {', '.join(map(str, e['stone']))})" if e.get("stone") else ""
-        self.act(e["seat"], f"rolled {_numbers(e['dice'])}{stone}{where}", joins=True)
+        _, w = self._, self.w
+        values = w.numbers(e["dice"])
+        if e.get("stone"):
+            values = _("{values} (stone dice: {stone})").format(
+                values=values, stone=_(", ").join(map(str, e["stone"])))
+        if e["kind"] == "wishing_well":
+            clause = _("rolled {values} at the Wishing Well").format(values=values)
+        else:
+            clause = _("rolled {values}").format(values=values)
+        self.act(e["seat"], clause, joins=True)
 
     def on_die_modified(self, e):
-        self.act(e["seat"], f"changed {_die(e['die'])} to {e['value']} with {_the(e['item'])}")
+        self.act(e["seat"], self._("changed {die} to {value} with {item}").format(
+            die=self.w.die(e["die"]), value=e["value"], item=self.w.the(e["item"])))
 
     def on_dice_rerolled(self, e):
-        self.act(e["seat"], f"re-rolled {_count(len(e['indices']), 'die', 'dice')}: "
-                            f"{_numbers(e['values'])}")
+        self.act(e["seat"], self._("re-rolled {dice}: {values}").format(
+            dice=self.w.dice(len(e["indices"])), values=self.w.numbers(e["values"])))
 
     def on_market_dice_rolled(self, e):
-        values = ", ".join(f"{g} {v}" for g, v in e["values"].items())
-        self.act(e["seat"], f"rolled the market dice: {values}")
+        values = self._(", ").join(f"{self.w.gem(g)} {v}" for g, v in e["values"].items())
+        self.act(e["seat"], self._("rolled the market dice: {values}").format(values=values))
 
     def on_roll_kept(self, e):
         n = e["successes"]
-        self.act(e["seat"], "kept the roll" + (f" ({_count(n, 'success', 'successes')})"
-                                               if n else " (no success)"))
+        if n:
+            self.act(e["seat"], self._("kept the roll ({successes})").format(
+                successes=self.w.successes(n)))
+        else:
+            self.act(e["seat"], self._("kept the roll (no success)"))
 
     def on_gems_sold(self, e):
-        self.act(e["seat"], f"sold {_gems(e['gem'], e['count'])} for {_coins(e['coins'])}")
+        self.act(e["seat"], self._("sold {gems} for {coins}").format(
+            gems=self.w.gems(e["gem"], e["count"]), coins=self.w.coins(e["coins"])))
 
     def on_item_bought(self, e):
-        self.act(e["seat"], f"bought {_the(e['item'])} for {_coins(e['cost'])}")
+        self.act(e["seat"], self._("bought {item} for {coins}").format(
+            item=self.w.the(e["item"]), coins=self.w.coins(e["cost"])))
 
     def on_item_claimed(self, e):
-        self.act(e["seat"], f"took {_the(e['item'])} from the market")
+        self.act(e["seat"], self._("took {item} from the market").format(item=self.w.the(e["item"])))
 
     def on_item_drawn(self, e):
-        self.then(f"{_the(e['item'])} came into the item market")
+        self.then(self._("{item} came into the item market").format(item=self.w.the(e["item"])))
 
     def on_market_refreshed(self, e):
-        self.then("the item market was dealt again: " + _and([_name(i) for i in e["market"]]))
+        self.then(self._("the item market was dealt again: {items}").format(
+            items=self.w.and_list([self.w.name(i) for i in e["market"]])))
 
     def on_item_deck_reshuffled(self, e):
-        self.then("the item discard pile was shuffled into a new deck")
+        self.then(self._("the item discard pile was shuffled into a new deck"))
 
     def on_item_played(self, e):
-        where = f" on {e['hex']}" if e.get("hex") else ""
-        self.act(e["seat"], f"played {_the(e['item'])}{where}")
+        if e.get("hex"):
+            self.act(e["seat"], self._("played {item} on {hex}").format(
+                item=self.w.the(e["item"]), hex=e["hex"]))
+        else:
+            self.act(e["seat"], self._("played {item}").format(item=self.w.the(e["item"])))
 
     def on_relic_reserved(self, e):
-        source = "from the relic deck" if e["source"] == "deck" else "from the relic row"
-        self.act(e["seat"], f"reserved {_the(e['relic'])} {source}", joins=True)
+        relic = self.w.the(e["relic"])
+        if e["source"] == "deck":
+            clause = self._("reserved {relic} from the relic deck").format(relic=relic)
+        else:
+            clause = self._("reserved {relic} from the relic row").format(relic=relic)
+        self.act(e["seat"], clause, joins=True)
 
     def on_relic_restored(self, e):
-        self.act(e["seat"], f"restored {_the(e['relic'])}")
-        self.gain(e["seat"], _points(e["points"]))
+        self.act(e["seat"], self._("restored {relic}").format(relic=self.w.the(e["relic"])))
+        self.gain(e["seat"], self.w.points(e["points"]))
 
     def on_relic_drawn(self, e):
         relic = RELICS.get(e["relic"])
-        category = f" ({relic.category})" if relic else ""
-        self.then(f"{_the(e['relic'])}{category} came into the relic row")
+        if relic:
+            self.then(self._("{relic} ({category}) came into the relic row").format(
+                relic=self.w.the(e["relic"]), category=self.w.category(relic.category)))
+        else:
+            self.then(self._("{relic} came into the relic row").format(
+                relic=self.w.the(e["relic"])))
 
     def on_tile_collected(self, e):
         tile = TILES.get(e["tile"])
-        self.act(e["seat"], f"collected the {_name(e['tile'])} tile from {e['hex']}"
-                 if tile else f"collected the tile from {e['hex']}")
+        if tile:
+            self.act(e["seat"], self._("collected the {tile} tile from {hex}").format(
+                tile=self.w.name(e["tile"]), hex=e["hex"]))
+        else:
+            self.act(e["seat"], self._("collected the tile from {hex}").format(hex=e["hex"]))
 
     def on_market_adjusted(self, e):
-        self.then(f"{e['gem']} is now worth {_coins(e['value'])}")
+        self.then(self._("{gem} is now worth {coins}").format(
+            gem=self.w.gem(e["gem"]), coins=self.w.coins(e["value"])))
 
     def on_royalty_token_taken(self, e):
         if e.get("token"):
-            self.act(e["seat"], f"reached the Castle and took the {_name(e['token'])}")
-            self.gain(e["seat"], _points(e["points"]))
+            self.act(e["seat"], self._("reached the Castle and took the {token}").format(
+                token=self.w.name(e["token"])))
+            self.gain(e["seat"], self.w.points(e["points"]))
         else:
-            self.act(e["seat"], "reached the Castle (no royalty token was left)")
+            self.act(e["seat"], self._("reached the Castle (no royalty token was left)"))
 
     def on_tile_removed(self, e):
-        self.act(e["seat"], f"removed the tile at {e['hex']}")
+        self.act(e["seat"], self._("removed the tile at {hex}").format(hex=e["hex"]))
 
     def on_rhom_card_drawn(self, e):
         card = RHOM_CARDS.get(e["card"])
-        icon = f" ({card.icon})" if card else ""
-        self.then(f"the Rhom drew card {e['card']}{icon}")
+        if card:
+            self.then(self._("the Rhom drew card {card} ({icon})").format(
+                card=e["card"], icon=self._(card.icon)))
+        else:
+            self.then(self._("the Rhom drew card {card}").format(card=e["card"]))
 
     def on_relic_deck_shuffled(self, e):
-        self.then("the relic deck was shuffled")  # its order stays hidden (R25)
+        self.then(self._("the relic deck was shuffled"))  # its order stays hidden (R25)
 
     def on_rhom_deck_reshuffled(self, e):
-        self.then("the Rhom's cards were shuffled")
+        self.then(self._("the Rhom's cards were shuffled"))
 
     def on_rhom_die_rolled(self, e):
-        purpose = {"first_reveal": "to choose its first tiles", "stone_die": "for a stone die",
-                   "merchant": "for the merchant", "barricade": "for a barricade"}
-        self.act(e["seat"], f"rolled {e['value']} {purpose.get(e['purpose'], '')}".rstrip())
+        _ = self._
+        purposes = {"first_reveal": _("rolled {value} to choose its first tiles"),
+                    "stone_die": _("rolled {value} for a stone die"),
+                    "merchant": _("rolled {value} for the merchant"),
+                    "barricade": _("rolled {value} for a barricade")}
+        self.act(e["seat"], purposes.get(e["purpose"], _("rolled {value}")).format(
+            value=e["value"]))
 
     def on_barricade_placed(self, e):
-        self.then(f"a barricade was placed on {e['hex']}")
+        self.then(self._("a barricade was placed on {hex}").format(hex=e["hex"]))
 
     def on_game_ended(self, e):
-        self.then("the game ended")
+        self.then(self._("the game ended"))
 
     def undone(self, e: dict, cancelled: list[dict] | None) -> None:
         """An undo, told with the steps it took back when `cancelled` holds them all (the
         events given may begin after them)."""
-        steps = _count(e["steps"], "step", "steps")
-        told = ""
+        steps = self.w.steps(e["steps"])
+        clause = self._("took back {steps}").format(steps=steps)
         if cancelled is not None:
-            inner = _Narrator(self.names, self.seat)
+            inner = _Narrator(self.names, self.seat, self.w)
             for event in cancelled:
                 inner.feed(event)
-            told = "; ".join(s.phrase() for s in inner.sentences if s.clauses or s.gains or s.after)
-        self.sentences.append(_Sentence(e["seat"], [f"took back {steps}" + (f": {told}" if told else "")],
-                                        closed=True))
+            told = self._("; ").join(s.phrase(self.w) for s in inner.sentences
+                                     if s.clauses or s.gains or s.after)
+            if told:
+                clause = self._("took back {steps}: {what}").format(steps=steps, what=told)
+        self.sentences.append(_Sentence(e["seat"], [clause], closed=True))
 
 
 def _visible(event: dict, seat: int | None) -> dict:
@@ -348,12 +407,13 @@ def _visible(event: dict, seat: int | None) -> dict:
 
 
 def narrate(events: Iterable[Event | Mapping], names: Mapping[int, str],
-            seat: int | None = None) -> list[Story]:
+            seat: int | None = None, translations: Catalog | None = None) -> list[Story]:
     """The events told as `seat` may know them (None: a spectator), one Story per turn.
 
     `events` are engine events or their JSON form (as the API serves them, already redacted or
-    not); `names` are the players' names by seat (a missing one is "seat N")."""
-    narrator = _Narrator(names, seat)
+    not); `names` are the players' names by seat (a missing one is "seat N"); `translations`
+    is the catalog of the reader's language (engine/text/language.py; None: English)."""
+    narrator = _Narrator(names, seat, Words(translations))
     told = [_visible(event_to_dict(e) if isinstance(e, Event) else dict(e), seat) for e in events]
     cancelled = _cancelled(told)
     for i, data in enumerate(told):
@@ -377,14 +437,15 @@ def _cancelled(events: list[dict]) -> set[int]:
     return out
 
 
-def narrate_lines(events, names, seat=None, indent: str = "  ") -> list[str]:
+def narrate_lines(events, names, seat=None, indent: str = "  ",
+                  translations: Catalog | None = None) -> list[str]:
     """Each turn's heading, then its sentences indented."""
     lines: list[str] = []
-    for story in narrate(events, names, seat):
+    for story in narrate(events, names, seat, translations):
         lines.append(story.heading)
         lines.extend(indent + s for s in story.sentences)
     return lines
 
 
-def narrate_text(events, names, seat=None) -> str:
-    return "\n".join(narrate_lines(events, names, seat))
+def narrate_text(events, names, seat=None, translations: Catalog | None = None) -> str:
+    return "\n".join(narrate_lines(events, names, seat, translations=translations))

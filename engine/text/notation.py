@@ -43,8 +43,9 @@ from engine.commands import (
     Sell,
     Undo,
 )
-from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
+from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES, display_name
 from engine.text.notation_words import (
+    SYNONYMS,
     USAGE,
     WORDS,
     NotationError,
@@ -55,13 +56,17 @@ from engine.text.notation_words import (
     _hex,
     _joined,
     _one,
+    _player,
     _seat_or_supply,
     _split,
+    _to_id,
+    command_word,
+    meant_word,
 )
 
 __all__ = [
-    "USAGE", "WORDS", "NotationError", "canonical", "format", "format_command", "has_notation",
-    "parse", "parse_command",
+    "SYNONYMS", "USAGE", "WORDS", "NotationError", "alternatives", "canonical", "command_word",
+    "format", "format_command", "has_notation", "meant", "parse", "parse_command", "parse_many",
 ]
 
 _DICE_ITEMS = ("jolty_jackhammer", "dazzling_dynamite")
@@ -84,16 +89,78 @@ def _held(view: Mapping | None, seat: int) -> Mapping | None:
     return None
 
 
-def parse(line: str, seat: int, *, view: Mapping | None = None) -> Command:
+def parse(line: str, seat: int, *, view: Mapping | None = None,
+          names: Mapping[int, str] | None = None) -> Command:
     """The command `line` stands for, played by `seat`. Raises NotationError quoting the line.
 
     `view` (the seat's view, engine.view or GET /view) is only needed to fill what a person may
     leave out: `sell GEM` without a count sells them all, `modify` without --item uses the
-    die item the seat holds."""
+    die item the seat holds. `names` (the players' names by seat) lets a player be named
+    (`give amethyst to Ben`, `--target Ben`); a seat number is always understood."""
+    commands = parse_many(line, seat, view=view, names=names)
+    if len(commands) != 1:
+        raise NotationError(line, "give one gem per command here: write `give GEM --to SEAT`")
+    return commands[0]
+
+
+def parse_many(line: str, seat: int, *, view: Mapping | None = None,
+               names: Mapping[int, str] | None = None) -> list[Command]:
+    """`parse`, where a line may stand for several commands of one kind: `give 2 amethyst to
+    Ben` is two gems given, one command each (a mail's line or a plan's)."""
     w = _split(line)
+    w.names = names
+    if w.word == "give":
+        count, command = _give(w, seat, _held(view, seat))
+        w.done()
+        return [command] * count
     command = _PARSERS[w.word](w, seat, _held(view, seat))
     w.done()
-    return canonical(command)
+    return [canonical(command)]
+
+
+def alternatives(line: str) -> list[str]:
+    """The alternatives a line offers, in order: `move 3c or move 3d`."""
+    return [part.strip() for part in re.split(r"\s+or\s+", line.strip(), flags=re.I)
+            if part.strip()]
+
+
+# Words of a greeting or a sign-off one slip away from a command word (`Love,` and `move`).
+_PROSE = frozenset("""best fine hope love more mind nice nine line well tell self sent kind
+cheers deep done kept keen made mile time save some seen""".split())
+_BARE = ("mine", "keep", "end", "undo")  # the words that make a command alone
+
+
+def meant(line: str, names: Mapping[int, str] | None = None,
+          extra: tuple[str, ...] = ()) -> str | None:
+    """The command a line that is none probably meant (`mvoe 2f` -> `move 2f`), else None.
+
+    Only a line shaped like a command: its first word a known word's slip or prefix (of the
+    commands, or of `extra` words), followed by nothing but what commands take (hexes,
+    numbers, gems, card or player names, options), so greetings and sign-offs stay prose."""
+    words = line.split()
+    if not words or len(words) > 8 or words[0].lower() in _PROSE or not words[0].isalpha():
+        return None
+    word = meant_word(words[0], WORDS + extra)
+    if word is None:
+        return None
+    if len(words) == 1 and word not in _BARE + extra:
+        return None
+    if not all(_argument_like(token, names) for token in words[1:]):
+        return None
+    return " ".join([word, *words[1:]])
+
+
+_CARD_WORDS = frozenset(
+    part for table in (ITEMS, OBJECTIVES, RELICS) for key in table for part in key.split("_"))
+
+
+def _argument_like(token: str, names: Mapping[int, str] | None) -> bool:
+    word = token.lower().strip("'\"")
+    if re.fullmatch(r"\d+[a-z]|[+-]?\d+|--[a-z-]+(=.*)?|(roll|market):\w+", word):
+        return True
+    name_words = {part.lower() for name in (names or {}).values() for part in name.split()}
+    return (word in {"to", "or", "supply", "the", "of", *WORDS} | _CARD_WORDS | name_words
+            or any(gem.startswith(word) for gem in GEMS if len(word) >= 2))
 
 
 def _reveal(w, seat, me):
@@ -108,15 +175,37 @@ def _reveal(w, seat, me):
 def _relocate(w, seat, me):
     hex_ = _hex(w, _one(w, "hex"))
     tile = w.option("discard-tile")
-    return Relocate(seat, hex_, None if tile is None else _component(w, tile, TILES, "a tile"))
+    return Relocate(seat, hex_, None if tile is None else _tile(w, tile, me))
+
+
+def _tile(w, text: str, me) -> str:
+    """A tile by id, or by its printed name (`Desert Amethyst`): then one of that name the
+    seat holds (identical tiles are one choice), read from its view."""
+    held = list((me or {}).get("tiles") or [])
+    wanted = " ".join(text.lower().split())
+    named = [tile for tile in held if display_name(tile).lower() == wanted]
+    if named and _to_id(text) not in TILES:
+        return named[0]
+    return _component(w, text, TILES, "a tile")
 
 
 def _give(w, seat, me):
-    gem = _gem(w, _one(w, "gem"))
+    """(how many, the command): `give GEM --to SEAT`, `give [N] GEM to NAME|supply`."""
+    args = list(w.args)
     to = w.option("to")
-    if to is None:
+    lowered = [a.lower() for a in args]
+    if to is None and "to" in lowered:
+        at = lowered.index("to")
+        to, args = " ".join(args[at + 1:]), args[:at]
+    count = 1
+    if len(args) == 2 and re.fullmatch(r"\d+", args[0]):
+        count, args = _count(w, args[0], "a number of gems", 1), args[1:]
+    if len(args) != 1:
+        raise w.fail(f"give takes one gem, got {' '.join(args) or 'nothing'}")
+    gem = _gem(w, args[0])
+    if not to:
         raise w.fail("say who receives it with --to SEAT, or --to supply")
-    return GiveGem(seat, gem, _seat_or_supply(w, to))
+    return count, GiveGem(seat, gem, _seat_or_supply(w, to))
 
 
 def _mine(w, seat, me):
@@ -181,7 +270,7 @@ _PLAY_VALUES = {
     "gem": _gem,
     "relic": lambda w, v: _component(w, v, RELICS, "a relic"),
     "hex": _hex,
-    "target": lambda w, v: _count(w, v, "a seat number"),
+    "target": _player,
 }
 
 
@@ -219,7 +308,7 @@ _PARSERS = {
     "move": lambda w, seat, me: Move(seat, _hex(w, _one(w, "hex"))),
     "relocate": _relocate,
     "choose": lambda w, seat, me: ChooseGem(seat, _gem(w, _one(w, "gem"))),
-    "give": _give,
+    "give": lambda w, seat, me: _give(w, seat, me)[1],
     "discard-objective": lambda w, seat, me: DiscardObjective(
         seat, _component(w, _joined(w, "an objective"), OBJECTIVES, "an objective")),
     "mine": _mine,
@@ -243,12 +332,43 @@ def has_notation(command: Command) -> bool:
     return type(command) in _FORMATTERS
 
 
-def format(command: Command) -> str:
-    """The canonical line for `command` (what `legal` prints and `parse` reads back)."""
+def format(command: Command, names: Mapping[int, str] | None = None) -> str:
+    """The canonical line for `command` (what `legal` prints and `parse` reads back); with
+    `names` (the players' names by seat), the line a person reads: other players by name, and
+    items, relics and objectives by their printed names (`buy Axe of Awesomeness`), which
+    `parse` reads back just as well."""
     formatter = _FORMATTERS.get(type(command))
     if formatter is None:
         raise ValueError(f"{command.type} is played by the server, it has no notation")
-    return shlex.join(formatter(canonical(command)))
+    words = formatter(canonical(command))
+    if names is None:
+        return shlex.join(words)
+    seat_at = {GiveGem: "--to", PlayItem: "--target"}.get(type(command))
+    if seat_at in words:
+        at = words.index(seat_at) + 1
+        if words[at].isdigit() and int(words[at]) in names:
+            words[at] = names[int(words[at])]
+    card = _CARD_TABLES.get(type(command))
+    if card is not None and words[1] in card:
+        # The card's name stands unquoted: its words are read back joined (`_joined`).
+        return " ".join([words[0], card[words[1]].name,
+                         shlex.join(_named_options(words[2:]))]).rstrip()
+    return shlex.join(_named_options(words))
+
+
+_CARD_TABLES: dict[type, Mapping] = {Buy: ITEMS, PlayItem: ITEMS, Restore: RELICS,
+                                     DiscardObjective: OBJECTIVES}
+
+
+def _named_options(words: list[str]) -> list[str]:
+    """Option values that are cards, by name (`--relic 'Book of Iridescia'`, `--discard-tile
+    'Desert Amethyst'`: a tile's name is read back from the seat's view, which holds it)."""
+    named = list(words)
+    for at, word in enumerate(named[:-1]):
+        table = {"--relic": RELICS, "--item": ITEMS, "--discard-tile": TILES}.get(word)
+        if table is not None and named[at + 1] in table:
+            named[at + 1] = display_name(named[at + 1])
+    return named
 
 
 def _play_words(c: PlayItem) -> list[str]:

@@ -40,6 +40,18 @@ USAGE: dict[str, str] = {
 }
 WORDS: tuple[str, ...] = tuple(USAGE)
 
+# Japanese words for the verbs (issue 30): the rest of the line is the same notation, so a reply
+# written either way works for every player. `help` lists them.
+SYNONYMS: dict[str, str] = {
+    "公開": "reveal", "移動": "move", "採掘": "mine", "売る": "sell", "買う": "buy",
+    "使う": "play", "復元": "restore", "終了": "end",
+}
+
+
+def command_word(token: str) -> str:
+    """The command word a line's first token stands for (`Reveal`, `公開` -> `reveal`)."""
+    return SYNONYMS.get(token, token.lower().replace("_", "-"))
+
 
 class NotationError(ValueError):
     """A line that is not a command; the message quotes the line and says what is accepted."""
@@ -58,6 +70,7 @@ class _Words:
     word: str
     args: list[str]
     options: dict[str, list[str]]
+    names: Mapping[int, str] | None = None  # the players' names by seat, to type `to Ben`
 
     def fail(self, reason: str) -> NotationError:
         return NotationError(self.line, f"{reason} (write: {USAGE[self.word]})")
@@ -76,6 +89,7 @@ class _Words:
 def _split(line: str) -> _Words:
     if not isinstance(line, str):
         raise NotationError(str(line), "a command is a line of text")
+    line = line.replace("\u3000", " ")  # a Japanese keyboard's wide space parts words too
     try:
         tokens = shlex.split(line, comments=False)
     except ValueError:
@@ -83,7 +97,7 @@ def _split(line: str) -> _Words:
         tokens = [t.strip("'\"") for t in line.split() if t.strip("'\"")]
     if not tokens:
         raise NotationError(line, "an empty line; the commands are " + ", ".join(WORDS))
-    word = tokens[0].lower().replace("_", "-")
+    word = command_word(tokens[0])
     if word not in USAGE:
         raise NotationError(
             line, f"unknown command {tokens[0]!r}; the commands are {', '.join(WORDS)}"
@@ -154,7 +168,55 @@ def _count(w: _Words, text: str, what: str, low: int = 0) -> int:
 def _seat_or_supply(w: _Words, text: str) -> int | None:
     if text.strip().lower() == "supply":
         return None
-    return _count(w, text, "a seat number or 'supply'")
+    return _player(w, text)
+
+
+def _player(w: _Words, text: str) -> int:
+    """A player typed by name (any case, or the start of one name) or by seat number."""
+    if re.fullmatch(r"\d+", text.strip()):
+        return int(text)
+    wanted = " ".join(text.lower().split())
+    names = {seat: " ".join(name.lower().split()) for seat, name in (w.names or {}).items()}
+    exact = [seat for seat, name in names.items() if name == wanted]
+    starting = [seat for seat, name in names.items() if wanted and name.startswith(wanted)]
+    for found in (exact, starting):
+        if len(found) == 1:
+            return found[0]
+    known = ", ".join(w.names.values()) if w.names else ""
+    raise w.fail(f"{text!r} is not a player" + (f": the players are {known}" if known else
+                                                 ": name them by seat number"))
+
+
+# A command word's near misses (`mvoe`, `mov`): a line starting with one is read as a mistyped
+# command, not as a greeting, and answered with the line it may have meant.
+def _edits(a: str, b: str) -> int:
+    """Optimal string alignment distance: insertions, deletions, changes and swaps of two
+    neighbouring letters each count one."""
+    rows = [[i + j if not i * j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+    return rows[-1][-1]
+
+
+def meant_word(word: str, known: tuple[str, ...] = WORDS) -> str | None:
+    """The one known word `word` is a misspelling (one slip; two for a long word) or a prefix
+    (three letters at least) of, else None."""
+    word = word.lower().replace("_", "-")
+    if word in known or len(word) < 3:
+        return None
+    starting = [k for k in known if k.startswith(word)]
+    if len(starting) == 1:
+        return starting[0]
+    slips = 2 if len(word) >= 8 else 1
+    close = sorted((_edits(word, k), k) for k in known
+                   if len(k) >= 4 or sorted(k) == sorted(word))  # `byu`, `ned`
+    close = [k for distance, k in close if distance <= slips]
+    return close[0] if len(close) == 1 or (close and _edits(word, close[0]) < _edits(
+        word, close[1])) else None
 
 
 def _die(w: _Words, text: str) -> str:

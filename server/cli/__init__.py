@@ -40,7 +40,7 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
     import sqlalchemy as sa
     import uvicorn
 
-    from server.asgi import create_asgi_app
+    from server.asgi import create_asgi_app, uvicorn_options
     from server.scheduler import start_embedded
     from server.storage.db import check_writable, default_sqlite_path
     from server.storage.migrate import upgrade
@@ -64,7 +64,8 @@ def serve(host: str, port: int, no_scheduler: bool) -> None:
     click.echo(f"Open http://{host}:{port}/ in a browser: the game pages, and the API's docs at "
                "/docs")
     # One process, the same front as under gunicorn: a long-poll waits without a thread.
-    uvicorn.run(front, host=host, port=port, log_level="info", lifespan="on")
+    uvicorn.run(front, host=host, port=port, log_level="info", lifespan="on",
+                **uvicorn_options(settings.TRUSTED_PROXIES))
 
 
 def warn_about_the_secret_key(config) -> bool:
@@ -99,6 +100,8 @@ def _start_the_smtp_receiver(app) -> None:
         raise click.ClickException(
             f"cannot receive mail on {address[0]}:{address[1]} ({error}): set "
             "IRIDESCIA_INBOUND_SMTP to a free host:port, or to off") from None
+    except ValueError as error:  # IRIDESCIA_INBOUND_TLS_CERT/_KEY cannot be used
+        raise click.ClickException(str(error)) from None
 
 
 @main.group()

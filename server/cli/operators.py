@@ -43,7 +43,32 @@ def _when(moment: datetime | None) -> str:
 
 @click.group()
 def users() -> None:
-    """Disable or enable an account."""
+    """List accounts with whether their mail arrives; disable or enable one."""
+
+
+@users.command("list")
+@click.option("--bouncing", is_flag=True, help="Only the accounts whose address bounces.")
+def list_users(bouncing: bool) -> None:
+    """List the accounts: id, address, name, and the address's mail status (ok, unconfirmed,
+    or bouncing since when: no game mail goes to it until its owner confirms it again).
+
+    \b
+    Example:
+        iridescia-server users list --bouncing
+    """
+    from server.http.plain_text import printable
+    from server.users.mail_status import accounts, email_status
+
+    rows = _run(lambda session, _now: [
+        (user.id, user.email, user.name, email_status(user), user.email_bouncing_at,
+         user.disabled_at) for user in accounts(session, bouncing)])
+    if not rows:
+        click.echo("no account bounces" if bouncing else "no accounts")
+    for user_id, email, name, status, since, disabled in rows:
+        if status == "bouncing":
+            status = f"bouncing since {_when(since)}"
+        click.echo(f"{user_id:>6}  {printable(email)}  {printable(name)}  {status}"
+                   + ("  disabled" if disabled else ""))
 
 
 @users.command("disable")

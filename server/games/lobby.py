@@ -18,7 +18,7 @@ from server.games import seeding, service
 from server.games.invitations import invitation_text, invite  # noqa: F401 (the lobby's words)
 from server.games.pace import pace_name, time_left
 from server.games.reactions import PlayerLeft, publish
-from server.games.seat_kinds import player_id
+from server.games.seat_kinds import bot_level, player_id, stand_in
 from server.http.auth import (
     authenticated,
     bearer_token,
@@ -33,7 +33,7 @@ from server.storage.db import sql
 from server.storage.models import Game, Seat, User
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
-# Bot seats are named in the order they were created: "Bot Amber (strong)", ...
+# Bot seats are named in the order they were created: "Bot Amber (hard)", ...
 BOT_NAMES = ("Amber", "Beryl", "Coral")
 SETTING_NAMES = ("reminder_interval_hours", "turn_deadline_hours", "absent_after_missed",
                  "rhom_delay_seconds", "removal_grace_hours")
@@ -57,8 +57,9 @@ def create_game(session: Session, user: User, data: dict[str, Any], now: datetim
     session.add(game)
     session.flush()
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now,
+                     stand_in=data.get("stand_in"),
                      seed_contribution=seeding.checked_contribution(data.get("contribution"))))
-    policy = data.get("bot_policy", "strong")
+    policy = bot_level(data.get("bot_policy"))
     for name in BOT_NAMES[: data.get("bots", 0)]:
         session.add(Seat(game_id=game.id, user_id=None, kind="bot", name=f"Bot {name} ({policy})",
                          bot_policy=policy, joined_at=now))
@@ -106,6 +107,7 @@ _GAME_AND_SEAT = (
 _SEATS_OF_GAMES = (
     select(Seat.id, Seat.game_id, Seat.seat, Seat.user_id, Seat.kind, Seat.absent, Seat.joined_at,
            Seat.bot_policy, Seat.wants_pause, User.away_until,
+           func.coalesce(Seat.stand_in, User.stand_in).label("stand_in"),
            func.coalesce(User.name, Seat.name).label("name"))
     .outerjoin(User, User.id == Seat.user_id)
     .where(Seat.game_id.in_(bindparam("game_ids", expanding=True)))  # type: ignore[union-attr]
@@ -216,8 +218,10 @@ def locked(session: Session, condition: Any) -> Game | None:
 
 
 def join(session: Session, user: User, code: str, now: datetime,
-         contribution: str | None = None) -> Game:
-    """Seat ``user`` with their word for the dice (server/games/seeding.py)."""
+         stand_in_level: str | None = None, contribution: str | None = None) -> Game:
+    """Seat ``user`` in the open game with join code ``code`` (``stand_in_level``: who plays
+    their turns at the deadline in this game; None: their account's choice), with their word
+    for the dice (``contribution``, server/games/seeding.py)."""
     word = seeding.checked_contribution(contribution)
     game = locked(session, Game.join_code == code.strip())
     if game is None:
@@ -228,7 +232,7 @@ def join(session: Session, user: User, code: str, now: datetime,
     if is_full(session, game):
         fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now,
-                     seed_contribution=word))
+                     stand_in=stand_in_level, seed_contribution=word))
     session.flush()
     if game.rematch_of is not None and is_full(session, game):  # a rematch: all have accepted
         start_game(session, game, now, f"user:{user.id}")
@@ -319,6 +323,14 @@ def _member_order(pair: tuple[Any, str | None]) -> tuple:
     return (s.seat is None, s.seat if s.seat is not None else 0, s.joined_at, s.id or 0)
 
 
+def _my_stand_in(seat: Any) -> str | None:
+    """The level that plays the caller's turns at the deadline (the seat's choice, else the
+    account's: one coalesced column); None for a spectator."""
+    if seat is None or seat.kind != "human":
+        return None
+    return stand_in(seat.stand_in)
+
+
 def _away_until(seat: Any, now: datetime) -> datetime | None:
     until = getattr(seat, "away_until", None)
     return until if until is not None and until > now else None
@@ -339,7 +351,8 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
         "players": [
             {"seat": m.seat, "user_id": m.user_id,
              "name": "Rhom" if m.kind == "rhom" else (name or "?"),
-             "kind": m.kind, "absent": m.absent, "bot_policy": m.bot_policy,
+             "kind": m.kind, "absent": m.absent,
+             "bot_policy": bot_level(m.bot_policy) if m.kind == "bot" else None,
              "away_until": _away_until(m, now), "wants_pause": bool(m.wants_pause)}
             for m, name in rows
         ],
@@ -348,6 +361,7 @@ def _game_json(game: Any, rows: list[tuple[Any, str | None]], user: User | None)
         "seed_hash": game.seed_hash,
         "is_my_turn": is_my_turn(game, seat),
         "my_seat": seat.seat if seat is not None else None,
+        "my_stand_in": _my_stand_in(seat),
         "current_seat": game.current_seat,
         "pending_kind": game.pending_kind,
         "deadline_at": game.deadline_at,

@@ -64,6 +64,8 @@ _CALLER_GAME_AND_SEAT = Prepared(caller_game_and_seat(
 ))
 _CALLER = Prepared(select(_USERS.c.id, _USERS.c.disabled_at)
                    .where(_USERS.c.token_hash == bindparam("token_hash")))
+_SORTS = Prepared(select(_USERS.c.tile_sort, _USERS.c.relic_sort)
+                  .where(_USERS.c.token_hash == bindparam("token_hash")))
 _GAME = Prepared(select(*_GAMES.columns).where(_GAMES.c.id == bindparam("game_id")))
 _STORED_ANSWER = Prepared(select(
     _IDEMPOTENCY.c.request_hash, _IDEMPOTENCY.c.status_code, _IDEMPOTENCY.c.response
@@ -163,6 +165,16 @@ def viewer_and_game(connection: Connection, game_id: str) -> tuple[GameRow, int 
         return game, None
     caller = caller_and_game(connection, game_id)
     return caller.game, caller.seat
+
+
+def viewer_sorts(connection: Connection) -> dict[str, str | None]:
+    """The caller's display settings (engine.view's tile_sort and relic_sort); none for a
+    spectator without a token."""
+    token = bearer_token()
+    row = _SORTS.first(connection, {"token_hash": hash_token(token)}) if token else None
+    if row is None:
+        return {"tile_sort": None, "relic_sort": None}
+    return {"tile_sort": row.tile_sort, "relic_sort": row.relic_sort}
 
 
 def stored_answer(connection: Connection, user_id: int, key: str) -> Any:

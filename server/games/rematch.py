@@ -44,7 +44,8 @@ def ask(session: Session, game: Game, seat: Seat | None, user: User, now: dateti
             fail(409, f"the rematch of game {game.id}, game {existing.id}, has already "
                       f"{'started' if existing.status == 'active' else existing.status} "
                       "without you", game_id=existing.id)
-        return lobby.join(session, user, existing.join_code, now, contribution), False
+        return lobby.join(session, user, existing.join_code, now,
+                          contribution=contribution), False
     return _create(session, game, user, now, base_url, contribution), True
 
 

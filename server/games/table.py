@@ -41,6 +41,7 @@ class SeatRow:
     absent: bool
     choose_removals: bool = False  # the user's preference (users.choose_removals)
     away_until: datetime | None = None  # the user's vacation (server/vacations)
+    stand_in: str | None = None  # who plays at the deadline: the seat's choice, else the user's
 
 
 _TABLE_COLUMNS = (
@@ -49,6 +50,7 @@ _TABLE_COLUMNS = (
     # The seat's own choice for the game wins over the account's.
     func.coalesce(Seat.email_preference, User.email_preference), Seat.mail_stopped,
     User.away_until, User.time_zone, User.quiet_hours,
+    func.coalesce(Seat.stand_in, User.stand_in),
 )
 
 
@@ -69,7 +71,7 @@ _TABLE = Prepared(
 
 def _table(rows) -> tuple[list[SeatRow], dict[int, Recipient]]:
     """Rows of `_TABLE_COLUMNS` as (seats, recipients by user id)."""
-    seats = [SeatRow(*row[:6], bool(row[6]), row[10]) for row in rows]
+    seats = [SeatRow(*row[:6], bool(row[6]), row[10], row[13]) for row in rows]
     # A seat whose player replied `stop` gets no more mail about this game.
     users = {
         row[3]: Recipient(row[7], "none" if row[9] else row[8], row[11], row[12])

@@ -1,8 +1,9 @@
 """Request bodies sent without a Content-Length (``Transfer-Encoding: chunked``).
 
 Werkzeug reads such a body only when the server says its stream ends with the body
-(``wsgi.input_terminated``), which a2wsgi (our ASGI front) does not: a chunked body was read as
-empty ("Missing data"). Where it is read, werkzeug stops at MAX_CONTENT_LENGTH and hands the
+(``wsgi.input_terminated``), which not every WSGI server does: a chunked body was read as empty
+("Missing data"). (Our ASGI front reads the body first and gives its length:
+server/http/asgi_bridge.py.) Where it is read, werkzeug stops at MAX_CONTENT_LENGTH and hands the
 truncated text to the JSON parser ("Invalid JSON body"). This middleware reads a chunked body
 itself, at most one byte more than the limit, and gives the app a body of known length; a
 larger one is marked, and the app answers it 413 like an oversized body with a Content-Length.

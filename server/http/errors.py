@@ -97,7 +97,7 @@ def _default_message(error: HTTPException) -> str:
         return f"method not allowed here; allowed: {allowed}"
     if code == 413:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
-        return f"the request body is larger than {limit} bytes"
+        return f"the request body is larger than {limit} bytes: send a smaller one"
     if code == 500:
         return "something went wrong on the server; it is logged. Check the game's version before retrying"
     return error.description or error.name

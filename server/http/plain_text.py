@@ -16,11 +16,14 @@ from marshmallow import ValidationError, fields
 
 from engine.text.wording import CONTROL_CHARACTERS, printable
 
-__all__ = ["UNSAFE", "PlainEmail", "PlainString", "describe", "header_safe", "printable",
-           "refuse_control_characters"]
+__all__ = ["UNSAFE", "PlainEmail", "PlainString", "body_safe", "describe", "header_safe",
+           "printable", "refuse_control_characters"]
 
 UNSAFE = CONTROL_CHARACTERS  # the one class, shared with the engine's words and the client
 _UNSAFE_RUN = re.compile(UNSAFE.pattern + "+")
+# In a mail's body the line ends and tabs are the text's own; every other control character
+# is someone's name obeyed by a terminal or a mail reader (OSC 0 … BEL retitles a window).
+_UNSAFE_IN_A_BODY = re.compile("(?![\n\t])" + UNSAFE.pattern)
 _NAMES = {0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 
 
@@ -63,3 +66,11 @@ def header_safe(text: str) -> str:
     one space, so a message is never refused for it."""
     return _UNSAFE_RUN.sub(" ", text) if UNSAFE.search(text) else text
 
+
+
+def body_safe(text: str) -> str:
+    """``text`` for a mail's text or HTML part: every control character but line ends and tabs
+    taken out (names stored before the API refused them reached other players' mail raw, issue
+    32 N1; the migration 0005_hardening_sessions cleaned the rows, this keeps any other source
+    out)."""
+    return _UNSAFE_IN_A_BODY.sub("", text) if UNSAFE.search(text) else text

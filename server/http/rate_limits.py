@@ -6,8 +6,8 @@ token this process has accepted (or issued) to its user, so the key is decided b
 runs and the command post pays no query for it. A token this process has not accepted counts
 against the client's address, whatever it is: an arbitrary Bearer header buys no budget. A
 token that fails authentication costs the address one of its ``AUTH_FAILURE_LIMIT`` failures a
-minute; once they are spent, requests with tokens this process does not know answer 429 before
-any query. Requests that send mail to an address the caller names (registration, token
+minute; once they are spent, requests with tokens this process does not know answer 429 unless
+the token is valid (one indexed read), so a guesser never locks out its neighbours. Requests that send mail to an address the caller names (registration, token
 recovery) have ``ACCOUNT_REQUESTS_PER_HOUR`` per client address.
 
 The counters live in ``RATE_LIMIT_STORAGE``: memory (one process) by default, Redis
@@ -25,10 +25,13 @@ from collections import OrderedDict
 from flask import Flask, current_app, g, request
 from flask_limiter import Limiter, RateLimitExceeded
 from limits import RateLimitItemPerHour, RateLimitItemPerMinute
+from sqlmodel import select
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from server.http.errors import error_response, fail
 from server.http.tokens import bearer_token, hash_token
+from server.storage.db import db_session
+from server.storage.models import User
 
 _EXEMPT_PREFIXES = ("/docs", "/openapi.json")
 
@@ -140,15 +143,21 @@ def spend_account_request() -> None:
 
 
 def _refuse_known_guessers() -> None:
-    """Before any query: a token this process has not accepted, from an address whose
-    failures are spent, is refused at once (guessing costs the database nothing more)."""
+    """A token this process has not accepted, from an address whose failures are spent, is
+    refused unless it is a valid token: a guesser behind a shared NAT or proxy must not lock
+    its neighbours out (issue 32, N4; processes forget the tokens they knew at every restart).
+    The check is one read by the token's unique index; the guesses stay bounded by the
+    address's request budget."""
     token_hash = _token_hash()
     if token_hash is None or KNOWN_TOKENS.user_of(token_hash) is not None:
         return
     item = _failures_item()
     identifiers = _identifiers("auth-failures")
     if not _limiter().limiter.test(item, *identifiers):
-        _refuse("too many failed authentications from your address", item, *identifiers)
+        user_id = db_session().exec(select(User.id).where(User.token_hash == token_hash)).first()
+        if user_id is None:
+            _refuse("too many failed authentications from your address", item, *identifiers)
+        KNOWN_TOKENS.remember(token_hash, user_id)
 
 
 def _too_many_requests(error: RateLimitExceeded):

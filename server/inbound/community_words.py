@@ -108,7 +108,7 @@ def answer_join_code(app, db, record_id: int, letter, user_id: int, rest: str,
     with session_scope(db) as session:
         user = session.get(User, user_id)
         try:
-            game = lobby.join(session, user, code, now, word.strip() or None)
+            game = lobby.join(session, user, code, now, contribution=word.strip() or None)
         except HTTPException as error:
             session.rollback()
             reason = (getattr(error, "data", None) or {}).get("message") or str(error)

@@ -6,14 +6,16 @@ from __future__ import annotations
 from datetime import datetime
 
 from server.games import listing
-from server.inbound import answer
+from server.inbound import answer, solo_code
 from server.inbound.record import Outcome, finish
 from server.mail import reply_addresses
 from server.storage.db import session_scope
 from server.storage.models import User
 
 
-def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
+def list_games(app, db, record_id: int, letter, user_id: int, now: datetime,
+               asked_solo: bool = False):
+    """`asked_solo`: the mail said `new solo` without the player's code (see solo_code.py)."""
 
     base = reply_addresses.ReplyBase.parse(app.config["REPLY_ADDRESS"])
     secret = app.config["SECRET_KEY"]
@@ -30,8 +32,12 @@ def list_games(app, db, record_id: int, letter, user_id: int, now: datetime):
             lines.append(f"  {game.id} ({turn}): write to {reply_to}")
         intro = ("Your games, and the address to write to for each:\n" + "\n".join(lines)
                  if lines else "You play in no game now.")
-        intro += ("\n\nTo start a game against the Rhom, send `new solo` to "
-                  f"{base.bare}.")
+        code = solo_code.code_for(secret, user.id, user.token_hash)
+        if asked_solo:
+            intro = ("No game was started: `new solo` needs your code, so that nobody else can "
+                     "start games in your name.\n\n" + intro)
+        intro += (f"\n\nTo start a game against the Rhom, send `new solo {code}` to "
+                  f"{base.bare} (the code is yours: keep it to yourself).")
         finish(session, record_id, "answered", f"listed {len(lines)} game(s)", user_id=user.id)
         answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "your games"),
                             answer.render_answer(name=user.name, intro=intro), now,

@@ -14,7 +14,7 @@ from engine.text.wording import clean
 from server.api.games.schemas import GameCreateSchema
 from server.games import lobby, seeding
 from server.http.auth import hash_token, new_token
-from server.inbound import answer
+from server.inbound import answer, solo_code
 from server.inbound.community_words import (
     answer_join_code,
     answer_open_games,
@@ -23,19 +23,15 @@ from server.inbound.community_words import (
     wants_rematch,
 )
 from server.inbound.games_list import list_games
-from server.inbound.lines import (
-    join_word,
-    mail_word,
-    read_lines,
-    split_around_commands,
-    split_said,
-)
+from server.inbound.lines import join_word, read_lines, split_around_commands, split_said
 from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
 from server.mail import reply_addresses
 from server.messages import service as messages
+from server.plans import store as plans
 from server.storage.db import session_scope
 from server.storage.models import Game, Invitation, Seat, User, utcnow
+from server.users import verification
 
 log = logging.getLogger(__name__)
 
@@ -117,50 +113,86 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
     with session_scope(db) as session:
         game = session.get(Game, token.game_id)
         seat = _seat_of(session, token.game_id, user.id) if game else None
+        names = plans.seat_names(session, game.id) if seat is not None else {}
     if game is None or seat is None:
         return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
                       now)
-    said, lines = split_said(read_lines(letter.lines, seat.seat))
+    said, lines = split_said(read_lines(letter.lines, seat.seat, names))
     if wants_rematch(lines):
         return answer_rematch(app, db, record_id, letter, user, game.id, now)
     told = _post_said(app, db, game.id, user.id, letter.message_key, said, now)
     before, to_run, after = split_around_commands(lines)
-    report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
-                       to_run, now)
+    commands = [line for line in to_run if line.kind != "word"]
+    if commands and game.status == "active" and game.current_seat != seat.seat:
+        # Not their turn: the commands are kept as their plan, played when the turn comes.
+        words = [line for line in to_run if line.kind == "word"]
+        report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
+                           words, now, names)
+        planned = _keep_plan(db, game.id, seat.seat, user.id, commands, now)
+    else:
+        planned = None
+        report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
+                           to_run, now, names)
     with session_scope(db) as session:
         game = session.get(Game, game.id)
-        context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
-            else {}
+        reader = _reader(session.get(User, user.id))  # as the lines may have just set it
+        language = reader["language"]
+        context = answer.game_context(session, game, seat.seat, user.name, reader) \
+            if seat.seat is not None else {}
         intro = " ".join(report.notes) or _stopped_note(report.words) or (
             "" if to_run or said else "Your mail had no command in it.")
+        run = answer.run_sections(session, game, seat.seat, report, planned, language)
         text = answer.render_answer(
+            language,
             name=user.name,
             intro=intro,
             said=told,
             skipped_before=[line.text for line in before],
-            applied=[line.text for line in report.applied],
+            applied=report.played,
             refused=answer._quoted(report.refused) if report.refused else "",
             reason=report.reason or "",
             not_run=[line.text for line in report.not_run],
             skipped_after=[line.text for line in after],
-            happened=answer.describe_events(session, game, report.events, seat.seat)
+            happened=answer.describe_events(session, game, report.events, seat.seat, language)
             if report.events else [],
-            help=answer.HELP if "help" in report.words else "",
+            help=answer.help_text(language) if "help" in report.words else "",
+            **run,
             **context,
         )
-        status = ("stopped" if report.refused else "applied" if report.applied
-                  else "said" if said else "answered")
+        status = ("planned" if planned and not isinstance(planned, str)
+                  else "stopped" if report.refused or isinstance(planned, str)
+                  else "applied" if report.applied else "said" if said else "answered")
         detail = (f"line {report.refused.number} {report.refused.text!r}: {report.reason}"
-                  if report.refused else f"{len(report.applied)} command(s) applied")
+                  if report.refused else f"plan not kept: {planned}" if isinstance(planned, str)
+                  else f"plan of {len(planned)} line(s) kept" if planned
+                  else f"{len(report.played)} command(s) applied")
         if said:
             detail += f"; {sum(t.startswith('Posted') for t in told)} of {len(said)} message(s) posted"
         finish(session, record_id, status, detail, user_id=user.id, game_id=game.id,
-               applied=[line.text for line in report.applied])
+               applied=report.played)
         answer.queue_answer(session, letter, user.email, answer.subject_for(
             letter, f"Gems of Iridescia {game.id}"), text, now, user_id=user.id, game_id=game.id,
             version=game.version, seat=seat.seat,
             html_body=answer.html_with_picture(text, context, game, user))
     return _outcome(status, detail)
+
+
+def _reader(user: User) -> dict:
+    """The player's language and display settings, which their answer follows."""
+    return {"language": user.language, "tile_sort": user.tile_sort,
+            "relic_sort": user.relic_sort}
+
+
+def _keep_plan(db, game_id: str, seat: int, user_id: int, commands: list, now: datetime):
+    """The lines kept as the seat's plan, or why they were not (a str)."""
+    with session_scope(db) as session:
+        game = session.get(Game, game_id)
+        try:
+            return plans.save(session, game, seat, user_id, [line.text for line in commands],
+                              now, "mail").lines
+        except plans.PlanRefused as error:
+            session.rollback()
+            return error.message
 
 
 def _stopped_note(words: list[str]) -> str:
@@ -206,31 +238,42 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
         user = session.get(User, user_id) if user_id is not None else None
         if user is None:
             user = _new_account(session, letter)
-        elif getattr(user, "verified_at", True) is None:
-            # The invitation's signed address was mailed to this address only: it is theirs.
-            user.verified_at = now
+        elif verification.claim_by_mail(user, now):
+            # The invitation's signed address was mailed to this address only: it is theirs,
+            # and whoever registered it unconfirmed loses the token (server/users).
             session.add(user)
         word = join_word(letter.lines)
-        bad_word = seeding.contribution_problem(word)  # answered after the account's commit
-        if bad_word is None:
-            game = session.get(Game, token.game_id)
+        # A word that is no word is refused with the account kept (it proved the address).
+        refused = seeding.contribution_problem(word)
+        game = session.get(Game, token.game_id)
+        if refused is None:
             try:
-                lobby.join(session, user, game.join_code, now, word)
+                lobby.join(session, user, game.join_code, now, contribution=word)
             except HTTPException as error:
-                reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+                refused = (getattr(error, "data", None) or {}).get("message") or str(error)
                 session.rollback()
-                user_id = session.exec(select(User.id).where(User.email == letter.sender)).first()
-                return refuse(db, record_id, letter, user_id, reason, now)
-            finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
-                   game_id=game.id)
-            text = answer.render_answer(name=user.name, intro=(
-                f"You have a seat in game {game.id}. When the game starts you will get an email "
-                "with the board; play by replying to it, one command per line."))
-            answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"),
-                                text, now, user_id=user.id, game_id=game.id, version=game.version)
-    if bad_word is not None:
-        return refuse(db, record_id, letter, user.id, bad_word, now)
-    return _outcome("joined", f"seated in game {game.id}")
+            if refused is None:
+                _seated(session, record_id, letter, user, game, now)
+    if refused is not None:
+        # Answered once this session is closed: on SQLite its open transaction would hold the
+        # lock the refusal's own write waits for (issue 32, M5: 10 s, then a 451).
+        return refuse(db, record_id, letter, _user_id_of(db, letter.sender), refused, now)
+    return _outcome("joined", f"seated in game {token.game_id}")
+
+
+def _user_id_of(db, email: str) -> int | None:
+    with session_scope(db) as session:
+        return session.exec(select(User.id).where(User.email == email)).first()
+
+
+def _seated(session, record_id, letter, user: User, game: Game, now: datetime) -> None:
+    finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
+           game_id=game.id)
+    text = answer.render_answer(name=user.name, intro=(
+        f"You have a seat in game {game.id}. When the game starts you will get an email "
+        "with the board; play by replying to it, one command per line."))
+    answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"), text,
+                        now, user_id=user.id, game_id=game.id, version=game.version)
 
 
 def _new_account(session, letter) -> User:
@@ -238,8 +281,10 @@ def _new_account(session, letter) -> User:
     player plays by mail; `iridescia register` cannot take the address, the CLI's token reset
     is a matter for the account pages)."""
 
-    name = letter.sender_name or letter.sender.partition("@")[0]
-    user = User(name=name[:80], email=letter.sender, token_hash=hash_token(new_token()))
+    # The API's name rule (PlainString): no control or bidirectional-override characters, not
+    # blank (issue 32, N2: a From name holding U+009B or U+202E made an account).
+    name = clean(letter.sender_name).strip()[:80] or clean(letter.sender.partition("@")[0])[:80]
+    user = User(name=name or "player", email=letter.sender, token_hash=hash_token(new_token()))
     if hasattr(User, "verified_at"):  # replying to the invitation proves the address is theirs
         user.verified_at = utcnow()
     session.add(user)
@@ -257,15 +302,19 @@ def _bare(app, db, record_id, letter, user_id: int, now: datetime):
     """To the bare address: `new solo` starts a solo game, `open` lists the open games, `join
     CODE` joins one; anything else lists the player's games."""
 
-    words = {mail_word(line) for line in letter.lines if line.strip()}
-    if "new solo" in words:
-        return _new_solo(db, record_id, letter, user_id, now)
+    codes = solo_code.asked(letter.lines)
+    if codes:
+        with session_scope(db) as session:
+            token_hash = session.get(User, user_id).token_hash
+        if letter.authenticated or solo_code.confirmed(codes, app.config["SECRET_KEY"], user_id,
+                                                       token_hash):
+            return _new_solo(db, record_id, letter, user_id, now)
+        return list_games(app, db, record_id, letter, user_id, now, asked_solo=True)
     if wants_open_games(letter.lines):
         return answer_open_games(app, db, record_id, letter, user_id, now)
     code = join_word(letter.lines)
     if code:
         return answer_join_code(app, db, record_id, letter, user_id, code, now)
-
     return list_games(app, db, record_id, letter, user_id, now)
 
 

@@ -4,7 +4,10 @@
 
 A message is fetched without marking it (BODY.PEEK) and flagged \\Seen only once it has been
 handled; with `?move=Done` it is then moved to that mailbox instead. A temporary failure (the
-database down) leaves it unseen for the next poll. Standard library imaplib.
+database down) leaves it unseen for the next poll. A message that cannot be handled at all is
+flagged (\\Flagged and \\Seen) and skipped, so that the mail behind it is still read (issue 32,
+H2: a multipart nested 1,000 deep raised out of every poll and blocked the mailbox for good).
+Standard library imaplib.
 """
 
 from __future__ import annotations
@@ -125,7 +128,14 @@ def _poll(app, connection: imaplib.IMAP4, settings: ImapSettings, limit: int) ->
         raw = next((part[1] for part in fetched if isinstance(part, tuple)), None)
         if raw is None:
             continue
-        outcome = ingest(raw, app=app, way_in="imap")
+        try:
+            outcome = ingest(raw, app=app, way_in="imap")
+        except Exception:  # a poison message: flagged for the operator, never read again
+            log.exception("mailbox %s: message %s could not be handled; flagged and skipped",
+                          settings.mailbox, uid.decode(errors="replace"))
+            connection.uid("STORE", uid, "+FLAGS", "(\\Seen \\Flagged)")
+            counts["failed"] = counts.get("failed", 0) + 1
+            continue
         counts[outcome.status] = counts.get(outcome.status, 0) + 1
         if outcome.status == "temporary":
             break  # left unseen: the next poll tries again

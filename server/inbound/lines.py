@@ -1,9 +1,12 @@
-"""What a player wrote, line by line: a mail word (show, help, stop, ...), a game command in the
-engine's notation, or words that are neither (a greeting, a thank-you).
+"""What a player wrote, line by line: a mail word (show, board, legal, help, explain NAME, stop,
+...), a game command in the engine's notation (alternatives `move 3c or move 3d` included), a
+mistyped command (`mvoe 2f`: "did you mean `move 2f`?"), or words that are neither (a greeting,
+a thank-you).
 
 Words that are neither are harmless before the first command and after the last (they are
 reported and skipped); between two commands they stop the message there, since running the
-commands after a mistyped one would play a turn the player did not mean.
+commands after a mistyped one would play a turn the player did not mean. A mistyped command
+stops the run wherever it stands.
 """
 
 from __future__ import annotations
@@ -13,18 +16,22 @@ from dataclasses import dataclass
 from engine.text import notation
 from server.inbound.table_words import is_table_word
 
-# The mail words beyond the game's commands (docs/mail.md).
-MAIL_WORDS = ("show", "legal", "help", "join", "new solo", "stop", "unsubscribe", "rematch")
+# The mail words beyond the game's commands (docs/mail.md); `board` is `show`.
+MAIL_WORDS = ("show", "board", "legal", "help", "join", "new solo", "stop", "unsubscribe",
+              "plan clear", "rematch")
+# Words followed by what they are about: `explain wishing well`.
+WORDS_WITH_ARGUMENT = ("explain",)
 
 
 @dataclass(frozen=True)
 class Line:
     number: int  # 1-based, among the lines of the new text
     text: str
-    kind: str  # word | command | say | invalid (a command word, wrongly used) | other
+    kind: str  # word | command | say | typo (a command mistyped) | invalid | other
     word: str | None = None  # the mail word, for kind "word"
-    error: str | None = None  # why the line is not a command (invalid, other)
+    error: str | None = None  # why the line is not a command (typo, invalid, other)
     said: str | None = None  # for kind "say": the message, as written after `say`
+    argument: str = ""  # what a word with an argument is about (`explain NAME`)
 
 
 def said(raw: str) -> str | None:
@@ -40,21 +47,32 @@ def mail_word(text: str) -> str | None:
     return words if words in MAIL_WORDS or is_table_word(words) else None
 
 
-def classify(text: str, number: int, seat: int | None) -> Line:
-    """The line's kind; `seat` (None: no game) is who would play a command."""
+def classify(text: str, number: int, seat: int | None, names=None) -> Line:
+    """The line's kind; `seat` (None: no game) is who would play a command; `names` (the
+    players' names by seat) are words a command may hold. A command is only read here by its
+    words: what it says is checked when it is played (engine/text/script.py), against the
+    board as it is then."""
     word = mail_word(text)
     if word is not None:
         return Line(number, text, "word", word=word)
+    first, _, rest = text.strip().partition(" ")
+    if first.lower() in WORDS_WITH_ARGUMENT:
+        return Line(number, text, "word", word=first.lower(), argument=rest.strip())
+    firsts = [notation.command_word(part.split()[0]) for part in notation.alternatives(text)]
+    if firsts and all(word in notation.WORDS for word in firsts):
+        return Line(number, text, "command")
+    guess = notation.meant(text, names, extra=MAIL_WORDS[:3] + WORDS_WITH_ARGUMENT)
+    if guess is not None:
+        return Line(number, text, "typo", error=f"not a command: did you mean `{guess}`?")
     try:
-        notation.parse(text, seat if seat is not None else 0)
+        notation.parse(text, seat if seat is not None else 0, names=names)
     except notation.NotationError as error:
-        first = text.split()[0].lower().replace("_", "-") if text.split() else ""
-        kind = "invalid" if first in notation.WORDS else "other"
+        kind = "invalid" if firsts and firsts[0] in notation.WORDS else "other"
         return Line(number, text, kind, error=error.reason)
     return Line(number, text, "command")
 
 
-def read_lines(texts: list[str], seat: int | None) -> list[Line]:
+def read_lines(texts: list[str], seat: int | None, names=None) -> list[Line]:
     """The lines worth a look: not blank, not `#` comments (a `#` ends a line's text)."""
     lines = []
     for number, raw in enumerate(texts, start=1):
@@ -64,7 +82,7 @@ def read_lines(texts: list[str], seat: int | None) -> list[Line]:
             continue
         text = raw.split("#", 1)[0].strip()
         if text:
-            lines.append(classify(text, number, seat))
+            lines.append(classify(text, number, seat, names))
     return lines
 
 

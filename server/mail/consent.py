@@ -10,7 +10,9 @@ only the mail that lets them prove it.
   us, and server/games/invitation_limits.py keeps it from getting another soon) or to a
   confirmed account's address.
 - Everything else (turn mails, reminders, game notices, replies) goes only to the address of a
-  confirmed account.
+  confirmed account whose mail does not bounce (server/inbound/bounces.py); confirming a
+  bouncing address again clears the mark.
+- Nothing at all goes to the address of an account an operator disabled, whoever queued it.
 
 The rule is applied when a message is about to be sent, so it holds for every kind of mail,
 whoever queued it. A message it stops is ``withheld``: kept with the reason, never sent.
@@ -31,20 +33,30 @@ def withheld(session: Session, rows: list[Outbox]) -> dict[int, str]:
     addresses = {row.to_email.lower() for row in rows}
     if not addresses:
         return {}
-    confirmed = {
-        email.lower(): verified_at is not None
-        for email, verified_at in session.exec(
-            select(User.email, User.verified_at).where(User.email.in_(addresses))  # type: ignore[attr-defined]
-        )
-    }
+    confirmed, disabled, bouncing = {}, set(), set()
+    for email, verified_at, disabled_at, bouncing_at in session.exec(
+            select(User.email, User.verified_at, User.disabled_at, User.email_bouncing_at)
+            .where(User.email.in_(addresses))):  # type: ignore[attr-defined]
+        # A bouncing address counts as unconfirmed: it gets the confirmation mail (whose link
+        # clears the mark, server/users/verification.py) and nothing else.
+        confirmed[email.lower()] = verified_at is not None and bouncing_at is None
+        if disabled_at is not None:
+            disabled.add(email.lower())
+        if bouncing_at is not None:
+            bouncing.add(email.lower())
     reasons: dict[int, str] = {}
     for row in rows:
         address = row.to_email.lower()
         has_account, is_confirmed = address in confirmed, confirmed.get(address, False)
-        if row.kind == VERIFY_EMAIL and is_confirmed:
+        if address in disabled:
+            reasons[row.id] = "not sent: the account was disabled by an operator"
+        elif row.kind == VERIFY_EMAIL and is_confirmed:
             reasons[row.id] = f"not sent: {row.to_email} is already confirmed"
         elif row.kind in ACCOUNT_KINDS or is_confirmed:
             continue
+        elif address in bouncing:
+            reasons[row.id] = (f"not sent: mail to {row.to_email} bounces; its owner confirms "
+                               "it again to get game mail")
         elif row.kind == INVITATION and not has_account:
             continue
         else:

@@ -9,7 +9,7 @@ from email.headerregistry import HeaderRegistry
 from email.message import EmailMessage
 from email.utils import format_datetime, parseaddr
 
-from server.http.plain_text import UNSAFE, describe, header_safe
+from server.http.plain_text import UNSAFE, body_safe, describe, header_safe
 from server.mail.settings import MailSettings
 from server.picture.png import inline_images
 
@@ -77,10 +77,10 @@ def build_message(row, settings: MailSettings, thread_root: str | None = None,
     message = EmailMessage(policy=POLICY)
     for name, value in message_headers(row, settings, thread_root, headers):
         message[name] = value
-    message.set_content(row.text_body)
+    message.set_content(body_safe(row.text_body))
     if row.html_body:
 
-        html, images = inline_images(row.html_body)
+        html, images = inline_images(body_safe(row.html_body))
         message.add_alternative(html, subtype="html")
         html_part = message.get_payload()[-1]
         for cid, png in images:  # the board picture, shown by cid: in the HTML

@@ -3,6 +3,8 @@
     play-u12-k3x9q2ab-v40-<signature>   play game k3x9q2ab as user 12, written at version 40
     join-i7-k3x9q2ab-<signature>        accept invitation 7 to game k3x9q2ab
     prefs-u12-<signature>               change user 12's mail preferences (unsubscribe)
+    bounce-u12-<signature>              the envelope sender (VERP) of mail to user 12's address:
+                                        a bounce comes back to it (server/inbound/bounces.py)
 
 The signature is an HMAC-SHA256 (the standard library's `hmac`) keyed from the server's secret
 key, over the purpose and every field, and for a user's token also over the hash of their current
@@ -20,7 +22,7 @@ import hmac
 from dataclasses import dataclass
 from email.utils import parseaddr
 
-PURPOSES = ("play", "join", "prefs")
+PURPOSES = ("play", "join", "prefs", "bounce")
 SIGNATURE_CHARS = 16
 
 
@@ -74,8 +76,8 @@ def read(text: str) -> ReplyToken:
                               version=_number(parts[3], "v"))
         if purpose == "join" and len(parts) == 4:
             return ReplyToken("join", invitation_id=_number(parts[1], "i"), game_id=parts[2])
-        if purpose == "prefs" and len(parts) == 3:
-            return ReplyToken("prefs", user_id=_number(parts[1], "u"))
+        if purpose in ("prefs", "bounce") and len(parts) == 3:
+            return ReplyToken(purpose, user_id=_number(parts[1], "u"))
     except ValueError:
         pass
     raise BadToken(f"{text!r} is not a reply address this server gives out")
@@ -146,3 +148,9 @@ def join_address(base: ReplyBase, secret_key: str, invitation_id: int, game_id: 
 
 def prefs_token(secret_key: str, user_id: int, token_hash: str) -> str:
     return sign(secret_key, ReplyToken("prefs", user_id=user_id), token_hash)
+
+
+def bounce_address(base: ReplyBase, secret_key: str, user_id: int, email: str) -> str:
+    """The envelope sender of mail to user `user_id` at `email` (VERP): signed over the address,
+    so a bounce counts only against the address it was sent to, even after the user changes it."""
+    return base.address(sign(secret_key, ReplyToken("bounce", user_id=user_id), email.lower()))

@@ -24,6 +24,8 @@ from email import message_from_bytes
 from email.message import EmailMessage
 from email.utils import parseaddr
 
+from server.http.plain_text import body_safe
+from server.mail.envelope import envelope_sender
 from server.mail.message import POLICY, WIRE_POLICY, build_message, message_headers, wire_bytes
 from server.mail.settings import MailSettings
 from server.picture.png import BOARD_CID
@@ -77,10 +79,11 @@ def wire_message(row, settings: MailSettings, thread_root: str | None = None,
         data = _header_block(values) + _body(row)
     except _Unusual:
         message = build_message(row, settings, thread_root, headers)
-        return WireMessage(message["From"].addresses[0].addr_spec,
+        return WireMessage(envelope_sender(row, settings, message["From"].addresses[0].addr_spec),
                            message["To"].addresses[0].addr_spec, row.dedupe_key,
                            wire_bytes(message), message)
-    return WireMessage(_sender(settings.from_address), row.to_email, row.dedupe_key, data)
+    return WireMessage(envelope_sender(row, settings, _sender(settings.from_address)),
+                       row.to_email, row.dedupe_key, data)
 
 
 @functools.cache
@@ -164,8 +167,9 @@ def _inline_images(html: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def _text_part(subtype: str, text: str) -> bytes:
-    """A text part, its body ending in CRLF (as `set_content` writes one)."""
-    lines = text.encode("utf-8").splitlines()
+    """A text part, its body ending in CRLF (as `set_content` writes one); no control
+    character but the line ends (`body_safe`)."""
+    lines = body_safe(text).encode("utf-8").splitlines()
     if all(len(line) <= _LINE_LIMIT for line in lines):
         # 8bit as the package writes short non-ASCII lines: an .eml file stays readable.
         encoding, body = b"7bit" if text.isascii() else b"8bit", CRLF.join(lines) + CRLF

@@ -20,12 +20,18 @@ from engine.text import notation
 from engine.text.board import render_plain
 from engine.text.narrate import narrate, score_lines
 from engine.text.wording import item_text, objective_text
+from server import i18n
 from server.config import Settings
+from server.games.seat_kinds import stand_in
+from server.games.table import table_of
 from server.messages.service import since_last_turn, told_line
+from server.notifications.board_text import board_sides, picture_words
+from server.notifications.headline import news
 from server.notifications.render import commands
 from server.notifications.table_notes import table_notes
-from server.picture.png import board_png, data_uri
-from server.picture.svg import board_svg
+from server.picture.cache import board_picture as cached_picture
+from server.picture.png import data_uri
+from server.picture.raster import board_png
 from server.storage.models import Command, Event, Game, Seat, User, utcnow
 from server.users.sign_in import magic_link
 
@@ -93,9 +99,11 @@ def _seat_links(session, game: Game, version: int) -> dict[int, str]:
 PICTURED = frozenset({"game_started", "your_turn", "game_over"})
 
 
-def board_picture(view: dict, names: dict[int, str], game_id: str) -> str:
-
-    return data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
+def board_picture(state, names: dict[int, str], game_id: str, version: int) -> str:
+    """The hex board at `version` as a data URI (made an inline part when the mail is built):
+    the public board, drawn once per game version for every mail and `board.png`."""
+    return data_uri(cached_picture(game_id, version,
+                                   lambda: board_png(engine.view(state, None), names)))
 
 
 def _seat_names(session, game: Game) -> dict[int, str]:
@@ -113,10 +121,27 @@ def _seat_names(session, game: Game) -> dict[int, str]:
 
 
 def happened_since_last_turn(
-    session, game: Game, version: int, seat: int, names: dict[int, str]
+    session, game: Game, version: int, seat: int, names: dict[int, str],
+    language: str | None = None,
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
     as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
+    lines: list[str] = []
+    # Within 80 columns once the template indents them; a Japanese character takes two.
+    wide = i18n.normal(language) == "ja"
+    for story in narrate(events_since_last_turn(session, game, version, seat), names, seat,
+                         translations=i18n.engine_catalog(language)):
+        lines.append(story.heading)
+        for sentence in story.sentences:
+            lines += textwrap.wrap(sentence, 38 if wide else 76, initial_indent="  ",
+                                   subsequent_indent="    ", break_long_words=wide,
+                                   break_on_hyphens=False)
+    return lines
+
+
+def events_since_last_turn(session, game: Game, version: int, seat: int) -> list[dict]:
+    """The event payloads after the player's own last command, up to `version` (the last
+    HAPPENED_EVENTS of them), oldest first."""
 
     commands_before = _per_version(
         session,
@@ -137,22 +162,16 @@ def happened_since_last_turn(
             start = applied_at
     if start is None:
         return []
-    rows = session.exec(
+    rows = _per_version(session, game, version, f"events-after-{start}", lambda: session.exec(
         select(Event.payload)
         .where(Event.game_id == game.id, Event.seq > start, Event.seq <= version)
         .order_by(Event.seq.desc())
         .limit(HAPPENED_EVENTS)
-    ).all()
-    lines: list[str] = []
-    for story in narrate(list(reversed(rows)), names, seat):
-        lines.append(story.heading)
-        for sentence in story.sentences:  # within 80 columns once the template indents them
-            lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
-                                   break_long_words=False, break_on_hyphens=False)
-    return lines
+    ).all())
+    return list(reversed(rows))
 
 
-def own_cards(view: dict, seat: int) -> list[str]:
+def own_cards(view: dict, seat: int, language: str | None = None) -> list[str]:
     """The texts of the recipient's own objectives and items (engine/text/card_text.py): the text part
     has them in its board; the HTML part, whose board is a picture, lists them."""
 
@@ -160,8 +179,12 @@ def own_cards(view: dict, seat: int) -> list[str]:
     if me is None:
         return []
     version = view.get("rules_version")
-    return ([f"Objective: {objective_text(o, version)}" for o in me.get("objectives") or []]
-            + [f"Item: {item_text(i, version)}" for i in me.get("items") or []])
+    cards = i18n.engine_catalog(language)
+    _ = i18n.catalog(language).gettext
+    return ([_("Objective: {text}").format(text=objective_text(o, version, cards))
+             for o in me.get("objectives") or []]
+            + [_("Item: {text}").format(text=item_text(i, version, cards))
+               for i in me.get("items") or []])
 
 
 def table_talk(session, game: Game, user_id: int | None, seat: int, version: int) -> dict:
@@ -177,19 +200,22 @@ def table_talk(session, game: Game, user_id: int | None, seat: int, version: int
     return {"messages": lines, "messages_earlier": earlier}
 
 
-def typed_lines(state, seat: int) -> list[str]:
-    """The notation lines (engine/text/notation.py) `seat` may send now, each once."""
+def typed_lines(state, seat: int, names: dict[int, str] | None = None) -> list[str]:
+    """The notation lines (engine/text/notation.py) `seat` may send now, each once; other
+    players by name when `names` are given (`give amethyst --to Ben`)."""
 
-    lines = (notation.format(c) for c in engine.legal_commands(state, seat)
+    lines = (notation.format(c, names) for c in engine.legal_commands(state, seat)
              if notation.has_notation(c))
     return list(dict.fromkeys(lines))
 
 
-def board_for(view: dict, game: Game, version: int, names: dict[int, str]) -> str:
+def board_for(view: dict, game: Game, version: int, names: dict[int, str],
+              language: str | None = None) -> str:
     """The board as `iridescia show --no-color` draws it (one renderer for both)."""
 
     players = [{"seat": seat, "name": name} for seat, name in names.items()]
-    return render_plain(view, {"id": game.id, "players": players}, version)
+    return render_plain(view, {"id": game.id, "players": players}, version,
+                        i18n.engine_catalog(language))
 
 
 def _scores(state, names: dict[int, str]) -> list[dict]:
@@ -224,35 +250,47 @@ def build_context(
     extra: dict | None = None,
     user_id: int | None = None,
     queued_at: datetime | None = None,
+    reader: dict | None = None,
 ) -> dict:
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
-    notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
+    notice was queued: the deadline it quotes, the reason and commands of a turn played for them.
+    `reader` holds the recipient's language, time_zone, tile_sort and relic_sort (docs/i18n.md)."""
 
     extra = dict(extra or {})
-    deadline = extra.pop("deadline", None)
-    left = extra.pop("time_left", None)
+    reader = reader or {}
+    language = reader.get("language")
+    deadline = i18n.deadline(extra.pop("deadline", None), language, reader.get("time_zone"))
+    left = i18n.time_left(extra.pop("time_left", None), language)
     names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
-    view = engine.view(state, seat)
-    typed = typed_lines(state, seat) if your_turn else []
+    view = engine.view(state, seat, tile_sort=reader.get("tile_sort"),
+                       relic_sort=reader.get("relic_sort"))
+    typed = typed_lines(state, seat, names) if your_turn else []
     return {
         "game_id": game.id,
         "game_url": seat_links(session, game, version).get(seat)
         or f"{base_url()}/games/{game.id}",
-        "board_image": board_picture(view, names, game.id) if kind in PICTURED else None,
+        "board_image": board_picture(state, names, game.id, version)
+        if kind in PICTURED else None,
+        "board_alt": picture_words(view, names),
+        "sides": board_sides(view, names),
         "name": name,
         "seat": seat,
         "your_turn": your_turn,
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
-        "happened": happened_since_last_turn(session, game, version, seat, names),
+        "stand_in": _stand_in_of(session, game, seat) if your_turn and deadline else None,
+        "happened": happened_since_last_turn(session, game, version, seat, names, language),
+        "headline": news(events_since_last_turn(session, game, version, seat), names, seat,
+                         language),
+        "turn_number": (view.get("turn") or {}).get("number"),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
-        "board": board_for(view, game, version, names),
-        "own_cards": own_cards(view, seat),
+        "board": board_for(view, game, version, names, language),
+        "own_cards": own_cards(view, seat, language),
         **table_talk(session, game, user_id, seat, version),
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),
@@ -260,6 +298,13 @@ def build_context(
         "score_lines": _score_lines(state, names) if over else [],
         "played": [],
         "reason": "",
-        "commands": commands(game.id, typed[0] if typed else None),
+        # The CLI's example keeps seat numbers (its commands take no names).
+        "commands": commands(game.id, (typed_lines(state, seat) or [None])[0] if typed else None),
         **extra,
     }
+
+
+def _stand_in_of(session, game: Game, seat: int) -> str | None:
+    """The bot level that plays `seat`'s turn if its deadline passes (a human's only)."""
+    row = next((s for s in table_of(session, game)[0] if s.seat == seat), None)
+    return stand_in(row.stand_in) if row is not None and row.kind == "human" else None

@@ -1,5 +1,6 @@
-"""The board as a PNG for email (mail clients do not show SVG reliably), and moving it from the
-stored HTML into an inline part of the message.
+"""The whole picture (board and panels) as a PNG by resvg, and moving a picture from the stored
+HTML into an inline part of the message. Mail and `board.png` carry the hex board alone, drawn
+by server/picture/raster.py.
 
 Rasterised by resvg (the resvg-py wheel: Rust, no system library) with DejaVu Sans, the font of
 Debian's fonts-dejavu-core, named explicitly so the text looks the same on every machine that has
@@ -11,8 +12,6 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-
-from server.picture.svg import board_svg
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = [str(DEJAVU / name) for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
@@ -48,19 +47,3 @@ def inline_images(html: str) -> tuple[str, list[tuple[str, bytes]]]:
         return f'src="cid:{cid}"'
 
     return DATA_URI.sub(_to_cid, html), images
-
-
-def html_with_board(text: str, view: dict, names: dict[int, str], game_id: str,
-                    link: str | None = None) -> str:
-    """An HTML body for a plain-text email (the answer to a reply by mail): its text, then the
-    board as a picture (inlined by cid: when the message is built), then "Open the game"."""
-    from html import escape
-
-
-    picture = data_uri(board_png(board_svg(view, names, f"Gems of Iridescia, game {game_id}")))
-    opened = f'<p><a href="{escape(link)}">Open the game</a></p>' if link else ""
-    return ('<!DOCTYPE html><html><head><meta charset="utf-8"></head>'
-            '<body style="font-family: sans-serif">'
-            f'<pre style="white-space: pre-wrap">{escape(text)}</pre>'
-            f'<p><img src="{picture}" alt="The board of game {escape(game_id)}" '
-            f'style="max-width: 100%"></p>{opened}</body></html>')

@@ -11,8 +11,9 @@
   turns are the server's automatic removal; nobody is told;
 - never a turn of a player on vacation, nor anything in a paused game (server/games/holds.py):
   at the player's return the clock starts again, with the time they had left;
-- a human's turn past its deadline, or any turn of an absent seat: `cautious_policy` plays the
-  whole turn (never spends coins or items). A missed deadline counts a missed turn; after the
+- a human's turn past its deadline, or any turn of an absent seat: the player's stand-in plays
+  the whole turn, the bot level they chose (server/games/seat_kinds.py; `easy` never spends coins
+  or items). A missed deadline counts a missed turn; after the
   game's `absent_after_missed` of them in a row the seat is absent and is played at once from
   then on, until the player sends a command again. The player is told by email each time a
   deadline passes; absent seats are not emailed for every turn.
@@ -30,12 +31,12 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import select
 
 import engine
-from engine.bots.policies import automatic_command, cautious_policy
+from engine.bots.policies import automatic_command
 from engine.text import notation
 from server import wakeups
 from server.games import seeding
@@ -43,19 +44,22 @@ from server.games.cache import CACHE
 from server.games.deferred import DeferredWrites, LostGameRow, deferring
 from server.games.due_times import HUMAN_DECISIONS, update_due_times
 from server.games.rows import GameRow
+from server.games.seat_kinds import stand_in, stand_in_policy
 from server.games.service import SERVER_ACTOR, apply_command, load_state, write_game_row
 from server.games.table import forget_table, load_tables, table_of, write_seat
 from server.notifications import enqueue
-from server.notifications.policy import Participant, played_for_you
+from server.notifications.policy import Notice, Participant, played_for_you
+from server.plans.playing import PlanPlayed
+from server.plans.playing import play as play_plan
 from server.scheduler.batch_states import preload_states
 from server.scheduler.bot_turns import bot_turn, plan_bot_turns
 from server.scheduler.claims import claim_game_rows
 from server.storage.db import session_scope
-from server.storage.models import Game, Seat
+from server.storage.models import Game, Outbox, Seat
 from server.webhooks.queue import load_hooks
 
 log = logging.getLogger(__name__)
-# A turn the cautious policy could not finish in this many commands is a bug, not a long turn.
+# A turn the stand-in could not finish in this many commands is a bug, not a long turn.
 MOST_COMMANDS_PER_TURN = 60
 RETRY_AFTER_ERROR = timedelta(minutes=5)
 # Games claimed per transaction. Each is a few commands; on SQLite the batch holds the write
@@ -67,7 +71,7 @@ AUTOMATIC_BATCH = 50
 class AutomaticTurn:
     game_id: str
     seat: int
-    kind: str  # rhom | removal | deadline | absent
+    kind: str  # rhom | removal | deadline | absent | bot | plan
     version_before: int
     commands: list[dict] = field(default_factory=list)
     said: list[tuple] = field(default_factory=list, repr=False)  # log lines, for after the commit
@@ -284,14 +288,19 @@ def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn |
     row = _seat(session, game, seat)
     if row is not None and row.kind == "bot":
         return _play_bot(session, game, state, seat, now, plans)
+    planned = play_plan(session, game, state, seat, now)
+    if planned is not None:
+        return _played_plan(session, game, seat, row, planned, now)
     absent = row is not None and row.absent
     turn = AutomaticTurn(game.id, seat, "absent" if absent else "deadline", game.version)
+    chosen = row.stand_in if row is not None else None
+    policy = stand_in_policy(chosen)
     while engine.current_player(state) == seat and not engine.is_terminal(state):
         if len(turn.commands) >= MOST_COMMANDS_PER_TURN:
             raise RuntimeError(
-                f"game {game.id}: the cautious policy did not end seat {seat}'s turn"
+                f"game {game.id}: the {stand_in(chosen)} stand-in did not end seat {seat}'s turn"
             )
-        command = cautious_policy(state, seat, _rng(game))
+        command = policy(state, seat, _rng(game))
         turn.commands.append(engine.command_to_dict(command))
         state = _apply(session, game, state, command, now)
     if absent:
@@ -338,6 +347,36 @@ def _play_bot(session, game: GameRow, state, seat: int, now: datetime, plans: di
         turn.commands.append(engine.command_to_dict(command))
         state = _apply(session, game, state, command, now)
     turn.said.append(("game %s: %s played seat %d's turn", game.id, row.name, seat))
+    return turn
+
+
+def _played_plan(session, game: GameRow, seat: int, row, planned: PlanPlayed,
+                 now: datetime) -> AutomaticTurn:
+    """The seat's plan was played (server/plans/): its player gets one mail saying what was
+    played and what is left, in place of the your-turn mail queued when the turn came."""
+    turn = AutomaticTurn(game.id, seat, "plan", game.version)
+    turn.said.append(("game %s: seat %d's plan played %d command(s)", game.id, seat,
+                      len(planned.played)))
+    if not planned.played:  # nothing changed: the turn's own due times again
+        update_due_times(session, game, planned.state, now)
+        write_game_row(session, game, game.version)
+    if row is None or row.user_id is None:
+        return turn
+    session.execute(delete(Outbox).where(
+        Outbox.game_id == game.id, Outbox.seat == seat, Outbox.kind == "your_turn",
+        Outbox.status == "pending"))
+    extra = {"plan_played": planned.played, "plan_left": planned.left,
+             "plan_stopped": planned.stopped}
+    still_yours = (not engine.is_terminal(planned.state)
+                   and engine.current_player(planned.state) == seat)
+    if still_yours:
+        notice = Notice("your_turn", seat, row.user_id, f"{game.id}/v{game.version}/plan/seat{seat}")
+    else:
+        notice = Notice("played_for_you", seat, row.user_id,
+                        f"{game.id}/v{game.version}/plan-played/seat{seat}")
+        extra.update(reason="your plan played it", played=planned.played)
+    if enqueue(session, game, [notice], now, extra, users=table_of(session, game)[1]):
+        wakeups.note(session, "mail")
     return turn
 
 

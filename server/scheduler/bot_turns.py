@@ -16,9 +16,9 @@ from sqlalchemy import and_
 from sqlmodel import select
 
 import engine
-from engine import bots
 from server.games import seeding
 from server.games.due_times import HUMAN_DECISIONS
+from server.games.seat_kinds import bot_policy_of
 from server.games.service import load_state
 from server.storage.db import read_only, session_scope
 from server.storage.models import Game, Seat
@@ -35,7 +35,7 @@ def policy_rng(game_seed: str, version: int) -> random.Random:
 def bot_turn(seed: str, version: int, state, seat: int, policy_name: str | None) -> list:
     """The commands `seat`'s bot plays from `state` (at `version`) to the end of its turn."""
 
-    policy = bots.POLICIES[policy_name or "strong"]
+    policy = bot_policy_of(policy_name)
     commands = []
     while engine.current_player(state) == seat and not engine.is_terminal(state):
         if len(commands) >= MOST_COMMANDS_PER_TURN:

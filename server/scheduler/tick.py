@@ -26,12 +26,13 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
+from server.mail.pruning import prune_delivered_bodies
 from server.mail.transport import KeptOpen
 from server.scheduler.automatic import AutomaticTurn, play_batch
 from server.scheduler.bot_turns import plan_bot_turns
@@ -51,6 +52,8 @@ log = logging.getLogger(__name__)
 # writers). (It was 5 s, then 0.2 s: of 1,000 due turns' 2-3 s at a loaded machine's pace, a
 # pause per second of work.)
 BACKLOG_PAUSE_SECONDS = 0.01
+# How often the mail job clears delivered mail's bodies (server/mail/pruning.py).
+PRUNE_EVERY = timedelta(hours=1)
 # Messages one delivery sends at most; it stops when nothing is due long before this.
 DELIVERY_LIMIT = 1_000_000
 # The mail job delivers this many messages at a time, and before each such part waits for the
@@ -110,6 +113,10 @@ class Ticker:
         # runs; shortly after one that left work due, for the next.
         self._due_work_until = 0.0
         self._due_work_changed = threading.Condition()
+        self._pruned_at: datetime | None = None  # when delivered bodies were last cleared
+        # Set when the scheduler is asked to stop (SIGTERM): the mail and webhook jobs finish
+        # the part in hand and take no more (issue 32, N5: 57 mails went out after the signal).
+        self.stopping = threading.Event()
 
     @property
     def db(self):
@@ -214,7 +221,7 @@ class Ticker:
         report = FlushReport()
         # One SMTP session for all the parts (EHLO, STARTTLS and AUTH once, as for one batch).
         with self.app.app_context(), transport_for(self.mail_settings) as transport:
-            while True:
+            while not self.stopping.is_set():
                 self._after_due_work()
                 part = self._guarded("flush the outbox", self._flush, KeptOpen(transport),
                                      None)
@@ -225,7 +232,18 @@ class Ticker:
         if report.sent or report.parked:
             log.info("delivery %s: %d mail(s) sent, %d parked",
                      now.isoformat(timespec="seconds"), len(report.sent), len(report.parked))
+        self._prune(now)
         return report
+
+    def _prune(self, now: datetime) -> None:
+        """Clear delivered mail's bodies (server/mail/pruning.py), at most once every
+        PRUNE_EVERY: the query is cheap, but not for every few mails."""
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return
+        self._pruned_at = now
+        cleared = self._guarded("prune delivered mail", prune_delivered_bodies, self.db, now, 0)
+        if cleared:
+            log.info("outbox: cleared the bodies of %d delivered mail(s)", cleared)
 
     def deliver_webhooks(self) -> DeliveryReport:
         """POST the webhook deliveries due now until none is left (server/webhooks/delivery)."""
@@ -234,7 +252,8 @@ class Ticker:
             report = self._guarded(
                 "deliver webhooks", deliver_webhooks, self.db, self.clock, self.rng,
                 DELIVERY_LIMIT, bool(config.get("WEBHOOK_ALLOW_PRIVATE")),
-                float(config.get("WEBHOOK_TIMEOUT_SECONDS", 10.0)), DeliveryReport())
+                float(config.get("WEBHOOK_TIMEOUT_SECONDS", 10.0)), self.stopping.is_set,
+                DeliveryReport())
         if report.sent or report.parked:
             log.info("webhooks: %d delivered, %d parked", len(report.sent), len(report.parked))
         return report

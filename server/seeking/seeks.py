@@ -64,7 +64,8 @@ def _match(session: Session, mine: Seek, now: datetime) -> None:
         "reminder_interval_hours": reminders, "absent_after_missed": 2,
         "rhom_delay_seconds": 0, "removal_grace_hours": 0}, now)
     for other in others:
-        lobby.join(session, users[other.user_id], game.join_code, now, other.contribution)
+        lobby.join(session, users[other.user_id], game.join_code, now,
+                   contribution=other.contribution)
     lobby.start_game(session, game, now, f"user:{first.user_id}")
     for s in table:
         s.game_id = game.id

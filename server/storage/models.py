@@ -62,11 +62,17 @@ class User(SQLModel, table=True):
     # deadline instead of the game's removal grace (RULINGS §5).
     choose_removals: bool = Field(
         default=False, sa_column=sa.Column(sa.Boolean(), nullable=False, server_default=sa.false()))
+    # The bot level that plays their turn when its deadline passes (engine/bots/levels.py);
+    # null: the server's default (server/games/seat_kinds.py). A seat's own choice wins.
+    stand_in: str | None = Field(default=None, max_length=20)
     created_at: datetime = _time(nullable=False)
     # When the owner of the address proved it (a signed link, or a mail from it); until then it
     # is sent only the mails that prove it (server/mail/consent.py).
     verified_at: datetime | None = _time()
     disabled_at: datetime | None = _time()  # by an operator: the token is refused, no mail
+    # Since when mail to the address bounces (server/inbound/bounces.py: a hard bounce, or 3
+    # soft ones in 7 days): no game mail goes to it until its owner confirms it again.
+    email_bouncing_at: datetime | None = _time()
     # On vacation until then (server/vacations): no automatic turns, no reminders, the clocks
     # of the turns waiting for them stopped. Past: back.
     away_until: datetime | None = _time()
@@ -78,6 +84,14 @@ class User(SQLModel, table=True):
     digest_hour: int = Field(default=8, sa_column_kwargs={"server_default": "8"})
     quiet_hours: str | None = Field(default=None, max_length=5)
     next_digest_at: datetime | None = _time(index=True)
+    # The language of their pages, mails and answers (server/i18n.py): "en" or "ja"; None until
+    # they choose one (the page then follows the browser's Accept-Language, mail is English).
+    language: str | None = Field(default=None, max_length=8)
+    # The digital edition's display settings (engine/view.py orders the tiles and relics by
+    # them): tiles by the gem shown on them or by region, relics by gem type or by category.
+    tile_sort: str = Field(default="gem", max_length=10, sa_column_kwargs={"server_default": "gem"})
+    relic_sort: str = Field(default="gem", max_length=10,
+                            sa_column_kwargs={"server_default": "gem"})
 
 
 class Game(SQLModel, table=True):
@@ -130,7 +144,9 @@ class Seat(SQLModel, table=True):
     """A participant. Before the start ``seat`` is null (players in joining order); the
     ``start_game`` events decide the engine seat numbers, and the Rhom gets a row with no user.
     A bot seat (a server-side player, chosen at creation) has no user either: its ``name`` and
-    the engine policy that plays it (``bot_policy``)."""
+    its bot level (``bot_policy``: easy, medium or hard; older games may hold the names the levels
+    replaced). A human seat may name its stand-in (``stand_in``), the level that plays its turns
+    when their deadline passes."""
 
     __tablename__ = "seats"
     __table_args__ = (sa.UniqueConstraint("game_id", "user_id", name="uq_seats_game_user"),)
@@ -142,6 +158,7 @@ class Seat(SQLModel, table=True):
     kind: str = Field(default="human", max_length=10)  # human | rhom | bot
     name: str | None = Field(default=None, max_length=80)  # a bot's name
     bot_policy: str | None = Field(default=None, max_length=20)
+    stand_in: str | None = Field(default=None, max_length=20)
     joined_at: datetime = _time(nullable=False)
     missed_turns: int = Field(default=0)
     absent: bool = Field(default=False)
@@ -182,6 +199,20 @@ class Vacation(SQLModel, table=True):
     user_id: int = Field(foreign_key="users.id", index=True)
     starts_at: datetime = _time(nullable=False)
     ends_at: datetime = _time(nullable=False)
+
+
+class Plan(SQLModel, table=True):
+    """The lines a player left for their next turn (server/plans/), played when it comes. Its
+    player's alone: no view, feed, export, page or mail of another seat reads this table."""
+
+    __tablename__ = "plans"
+
+    game_id: str = Field(foreign_key="games.id", primary_key=True, max_length=16)
+    seat: int = Field(primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    lines: list[str] = _json()
+    source: str = Field(max_length=10)  # mail | page | api (the CLI's is the API's)
+    made_at: datetime = _time(nullable=False)
 
 
 class Invitation(SQLModel, table=True):
@@ -399,3 +430,32 @@ class WebhookDelivery(SQLModel, table=True):
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text(), nullable=True))
     created_at: datetime = _time(nullable=False)
     sent_at: datetime | None = _time()
+
+
+class PageSession(SQLModel, table=True):
+    """A browser signed in on the pages (server/users/sign_in.py). Its cookie carries the
+    session's secret id, of which only the hash is kept; the row says whether it is still on:
+    signing out ends it here, so a copy of the cookie is worth nothing after. A session started
+    by a sign-in link records the link's digest, unique: each link starts one session only."""
+
+    __tablename__ = "page_sessions"
+
+    id_hash: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    link_digest: str | None = Field(default=None, max_length=64, unique=True)
+    created_at: datetime = _time(nullable=False)
+    ended_at: datetime | None = _time()
+
+
+class MailBounce(SQLModel, table=True):
+    """A bounce of our mail to an account's address (server/inbound/bounces.py): a DSN or a
+    mail to a message's VERP envelope sender, by whichever way it came in."""
+
+    __tablename__ = "mail_bounces"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    email: str = Field(max_length=254)
+    hard: bool
+    detail: str = Field(default="", max_length=500)
+    at: datetime = _time(nullable=False)

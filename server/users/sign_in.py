@@ -1,22 +1,32 @@
-"""Signing in from an email: signed, expiring magic links and the page session they open.
+"""Signing in from an email: signed, expiring, single-use magic links and the page sessions
+they start.
 
 A magic link carries the user's id, a fingerprint of their current API token and the page to
-open, signed with IRIDESCIA_SECRET_KEY (itsdangerous). Following it puts the same two values in
-Flask's signed session cookie (HttpOnly, SameSite=Lax, Secure on an https base URL). Every page
-checks the fingerprint against the user's token now: rotating the token ends every session and
-every link already sent.
+open, signed with IRIDESCIA_SECRET_KEY (itsdangerous). Opening it shows a page with a button;
+its POST (CSRF-protected: another site cannot sign a browser in to its own account) starts a
+page session: a row of ``page_sessions`` holding the hash of a random session id and the link's
+digest, unique, so a link starts one session only and a forwarded mail hands nobody the
+player's session. Flask's signed session cookie (HttpOnly, SameSite=Lax, Secure on an https base
+URL) carries the user, the token's fingerprint and the session id. Every page checks all three:
+signing out ends the session's row (a copy of the cookie is then worth nothing), rotating the
+token ends every session and every link already sent, and disabling the account ends them too.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import hashlib
+import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from flask import current_app, g, has_app_context, session
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import select
 
 from server.config import Settings
-from server.storage.models import User
+from server.storage.models import PageSession, User, utcnow
 
 SALT = "iridescia-magic-link"
 FINGERPRINT_LENGTH = 20
@@ -84,27 +94,72 @@ def read_magic_link(token: str, users) -> tuple[User, str]:  # noqa: ANN001
     return user, page
 
 
-def sign_in(user: User) -> None:
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+USED = ("this sign-in link was used already (each link signs in once): ask for a new one on the "
+        "home page")
+
+
+def link_used(db: Any, token: str) -> bool:
+    """Whether the link ``token`` started a session already."""
+    return db.exec(select(PageSession.id_hash)
+                   .where(PageSession.link_digest == _digest(token))).first() is not None
+
+
+def sign_in(db: Any, user: User, now: datetime, link: str | None = None) -> None:
+    """Start a page session for ``user`` (committed with the caller's transaction), by the
+    sign-in link ``link`` when there is one: LinkRefused if that link started one already."""
+    secret = secrets.token_urlsafe(32)
+    db.add(PageSession(id_hash=_digest(secret), user_id=user.id, created_at=now,
+                       link_digest=None if link is None else _digest(link)))
+    try:
+        db.flush()
+    except IntegrityError:
+        db.rollback()
+        raise LinkRefused(USED) from None
     session.clear()
     session.permanent = True
     session["uid"] = user.id
     session["tok"] = fingerprint(user.token_hash)
+    session["sid"] = secret
 
 
-def sign_out() -> None:
+def sign_out(db: Any, now: datetime) -> None:
+    """End this browser's session, here and in the database: its cookie, even copied, no longer
+    signs anyone in."""
+    secret = session.get("sid")
+    if isinstance(secret, str):
+        db.execute(update(PageSession).where(PageSession.id_hash == _digest(secret),
+                                             PageSession.ended_at.is_(None))
+                   .values(ended_at=now))
     session.clear()
 
 
-def page_user(db: Any) -> User | None:
+def _session_on(db: Any, user: User, now: datetime) -> bool:
+    secret = session.get("sid")
+    if not isinstance(secret, str):
+        return False  # a cookie from before sessions were kept: signed out
+    row = db.get(PageSession, _digest(secret))
+    lifetime = timedelta(seconds=current_app.permanent_session_lifetime.total_seconds())
+    return (row is not None and row.user_id == user.id and row.ended_at is None
+            and row.created_at > now - lifetime)
+
+
+def page_user(db: Any, now: datetime | None = None) -> User | None:
     """The signed-in user of this page request, None when nobody is (or their token was
-    rotated since: that session is over and its cookie is cleared)."""
+    rotated since, or an operator disabled the account: that session is over and its cookie is
+    cleared)."""
     if "page_user" in g:
         return g.page_user
     user = None
     user_id = session.get("uid")
     if isinstance(user_id, int):
         user = db.get(User, user_id)
-        if user is None or fingerprint(user.token_hash) != session.get("tok"):
+        if user is None or fingerprint(user.token_hash) != session.get("tok") \
+                or user.disabled_at is not None \
+                or not _session_on(db, user, now or utcnow()):
             user = None
             session.clear()
     g.page_user = user

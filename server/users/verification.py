@@ -17,11 +17,28 @@ from server.users import links
 
 
 def mark_verified(user: User, now: datetime | None = None) -> bool:
-    """Record that the owner of ``user.email`` proved it (the caller commits). False when it
-    was confirmed already."""
+    """Record that the owner of ``user.email`` proved it (the caller commits): confirmed, and no
+    longer bouncing (server/inbound/bounces.py). False when it was confirmed and not bouncing
+    already."""
+    if user.verified_at is not None and user.email_bouncing_at is None:
+        return False
+    user.verified_at = user.verified_at or now or utcnow()
+    user.email_bouncing_at = None
+    return True
+
+
+def claim_by_mail(user: User, now: datetime) -> bool:
+    """A mail from ``user.email`` itself (a reply to a mail only that address got) claims the
+    account. An unconfirmed account may have been registered by someone else with this
+    address (they kept the token: an account pre-hijack, issue 32 H3), so its token is
+    rotated, ending the registrant's token, page sessions and sign-in links, before the account
+    is confirmed; a confirmed one was proved by its owner and stays as it is. The caller
+    commits; True when the account was claimed."""
     if user.verified_at is not None:
         return False
-    user.verified_at = now or utcnow()
+    KNOWN_TOKENS.forget(user.token_hash)
+    user.token_hash = hash_token(new_token())  # shown to nobody: the player plays by mail
+    mark_verified(user, now)
     return True
 
 

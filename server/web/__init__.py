@@ -1,7 +1,10 @@
 """Web pages, page sessions and the SVG board: ``init_app(app)`` adds them to the API's app.
 
 - pages (server/web/routes.py): ``/``, ``/register``, ``/sign-in``, ``/games/ID`` and playing
-  from it; errors on these paths are pages, on ``/api/`` JSON as before;
+  on its board (game_page.py, board.py, panels.py, commands.py; static/game.js keeps it live);
+  the lobby (lobby_pages.py: ``/games/new``, ``/join/CODE``, invite, start, leave); settings
+  (settings_pages.py, time_away.py); the board's stylesheet and the log's download
+  (game_files.py); errors on these paths are pages, on ``/api/`` JSON as before;
 - sessions (server/users/sign_in.py): Flask's signed cookie session on the pages only (the API
   keeps none), CSRF protection on every page form (Flask-WTF);
 - ``/docs``: Swagger UI (5.x, which reads OpenAPI 3.1) from the flask-swagger-ui package's
@@ -18,10 +21,14 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from server.http import errors
+from server.web.bot_pages import blp as bot_pages
 from server.web.community_pages import blp as community_pages
 from server.web.csrf import csrf
+from server.web.game_files import blp as game_files
+from server.web.lobby_pages import blp as lobby_pages
 from server.web.player_pages import blp as player_pages
 from server.web.routes import blp
+from server.web.settings_pages import blp as settings_pages
 from server.web.time_away import blp as time_away
 from server.web.verify_page import blp as verify_page
 
@@ -99,6 +106,10 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(blp)
     app.register_blueprint(time_away)
+    app.register_blueprint(game_files)
+    app.register_blueprint(lobby_pages)
+    app.register_blueprint(settings_pages)
+    app.register_blueprint(bot_pages)
     app.register_blueprint(verify_page)
     app.register_blueprint(community_pages)
     app.register_blueprint(player_pages)

@@ -40,7 +40,7 @@ def show_confirmation():
         user = verification.user_to_confirm(db_session(), _code())
     except HTTPException as error:
         return _problem("This link does not work", error)
-    if user.verified_at is not None:
+    if user.verified_at is not None and user.email_bouncing_at is None:
         return _page(title="Address confirmed", lines=[f"{user.email} is confirmed already."])
     return _page(title="Confirm your address", lines=[
         f"Confirm that {user.email} is yours and may be sent Iridescia's mail."],

@@ -1,21 +1,31 @@
-"""What the game page shows: the board at a version, as the viewer may see it, with the players,
-the turn, the recent turns in sentences, the replay's bounds, the score and the legal forms."""
+"""What the game page shows: the board at a turn, as the viewer may see it, with the players by
+name and colour, the turn, the recent turns in sentences, the replay's turns, the score and the
+controls of the legal commands placed where they apply (server/web/commands.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from flask import current_app
+from flask_babel import get_locale
 from sqlmodel import select
 
 import engine
 from engine.text.narrate import narrate
+from server import i18n
 from server.games import lobby, service
 from server.games.legality import offered
-from server.picture.svg import board_svg
+from server.picture.svg.symbols import GEM_COLOURS, GEM_LETTERS, player_colour
+from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
-from server.web.commands import grouped
+from server.web.board import board_controls, web_board_svg
+from server.web.commands import placed
+from server.web.memo import Memo
+from server.web.panels import panels
 from server.web.talk import talk_context
-from server.webhooks import registry
+
+BOARDS = Memo(256)  # (game, version, names) -> the board's SVG
+STORIES = Memo(512)  # (game, viewer's seat, version) -> the recent turns
 
 RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
 RECENT_TURNS = 4
@@ -39,42 +49,99 @@ def stories(session, game: Game, seat: int | None, names: dict[int, str], after:
         .where(Event.game_id == game.id, Event.seq > after, Event.seq <= upto)
         .order_by(Event.seq)  # type: ignore[arg-type]
     ).all()
-    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat)
+    told = narrate([engine.redact_event(payload, seat) for payload in rows], names, seat,
+                   translations=i18n.engine_catalog(str(get_locale())))
     return told[-turns:] if turns else told
 
 
+def turn_marks(session, game: Game, names: dict[int, str]) -> list[dict]:
+    """The game's turns for the replay: each turn's number, who played it, and the event it
+    ends on (the one before the next turn starts, or the last one)."""
+    rows = session.exec(
+        select(Event.seq, Event.payload)
+        .where(Event.game_id == game.id, Event.type == "turn_started")
+        .order_by(Event.seq)  # type: ignore[arg-type]
+    ).all()
+    marks = []
+    for index, (seq, payload) in enumerate(rows):
+        end = rows[index + 1][0] - 1 if index + 1 < len(rows) else game.version
+        seat = payload.get("seat")
+        who = names.get(seat, "the Rhom") if payload.get("kind") != "removal" else (
+            names.get(seat, "a player") + " (removal)")
+        marks.append({"index": index + 1, "number": payload.get("number"), "who": who,
+                      "start": seq, "end": end})
+    return marks
+
+
+def _shown_turn(marks: list[dict], at: int) -> int | None:
+    for mark in marks:
+        if mark["start"] <= at <= mark["end"]:
+            return mark["index"]
+    return None
+
+
 def page_context(session, game: Game, user: User | None, seat: int | None,
-                 at: int | None) -> dict[str, Any]:
-    """Everything the template needs. `at`: the replay's event number (None: now)."""
+                 at: int | None = None, turn: int | None = None) -> dict[str, Any]:
+    """Everything the template needs. `at`: the replay's event number; `turn`: the replay's
+    turn (its place in the list of turns); neither: now."""
 
     info, names = seat_names(session, game, user)
+    colours = {s: player_colour(s) for s in names}
     context: dict[str, Any] = {"game": game, "info": info, "names": names, "seat": seat,
-                               "user": user, "svg": None, "choices": [], "at": None,
-                               "talk": talk_context(session, game, user),
-                               "webhook": None, "webhook_form": False}
-    if user is not None and seat is not None and game.status not in registry.OVER:
-        context["webhook"] = registry.of(session, game.id, user.id)
-        context["webhook_form"] = True
+                               "colours": colours, "user": user, "svg": None, "at": None,
+                               "controls": {}, "hexes": [], "talk": talk_context(session, game,
+                                                                                   user),
+                               "gem_colours": GEM_COLOURS, "gem_letters": GEM_LETTERS,
+                               "turns": [], "replay_index": None}
+    # The viewer's own plan only (server/plans/): nobody else's page shows it.
+    context["plan_form"] = (user is not None and seat is not None and game.status == "active"
+                            and game.current_seat != seat)
+    context["plan"] = plans.get(session, game.id, seat) if context["plan_form"] else None
     if game.version == 0:
         return context
     now = game.version
+    marks = turn_marks(session, game, names)
+    if turn is not None and marks:
+        at = marks[min(turn, len(marks)) - 1]["end"]
     shown = now if at is None else at
     state = service.load_state(session, game, shown)
-    view = engine.view(state, seat)
-    title = f"Gems of Iridescia, game {game.id}, after event {shown} of {now}"
-    context.update(
-        svg=board_svg(view, names, title),
-        view=view,
-        at=shown,
-        latest=now,
-        replaying=shown != now,
-        recent=stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
-                       RECENT_TURNS),
-        over=view["over"],
-        outcome=view["outcome"],
-    )
+    view = engine.view(state, seat, tile_sort=getattr(user, "tile_sort", None),
+                       relic_sort=getattr(user, "relic_sort", None))
+    number = view["turn"]["number"] if view["turn"] else None
+    title = f"Gems of Iridescia, game {game.id}" + (f", turn {number}" if number else "")
+    controls: dict[str, list] = {}
     if not view["over"] and shown == now and seat is not None and game.status == "active":
         # As GET /legal offers them: never a removal the server is about to play.
         commands, _decides_at = offered(game, state, seat, utcnow())
-        context["choices"] = grouped(commands, game.id, view["turn"]["undo_steps"])
+        controls = placed(commands, names)
+    context.update(
+        # The hexes and explorers are the same for every viewer (nothing hidden is drawn).
+        svg=BOARDS.get((game.id, shown, tuple(sorted(names.items()))),
+                       lambda: web_board_svg(view, names, title)),
+        hexes=board_controls(controls),
+        controls=controls,
+        view=view,
+        turn_number=number,
+        at=shown,
+        latest=now,
+        replaying=shown != now,
+        turns=marks,
+        replay_index=_shown_turn(marks, shown),
+        recent=STORIES.get(
+            (game.id, seat, shown, tuple(sorted(names.items())), str(get_locale())),
+            lambda: stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
+                            RECENT_TURNS)),
+        over=view["over"],
+        outcome=view["outcome"],
+        panels=panels(view, names, seat, controls),
+    )
     return context
+
+
+def lobby_context(session, game: Game, user: User | None, seat) -> dict:
+    info = lobby.game_json(session, game, user)
+    base = current_app.config["BASE_URL"].rstrip("/")
+    return {"game": game, "info": info, "user": user, "member": seat is not None,
+            "join_link": f"{base}/join/{game.join_code}" if seat is not None and game.join_code
+            else None,
+            "full": len(lobby.players(session, game)) >= game.seats}

@@ -8,6 +8,7 @@ server/web/__init__.py): ``fail(status, message)`` as in the API.
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
@@ -21,18 +22,21 @@ from server.games import listing, lobby, service
 from server.http.errors import fail
 from server.http.rate_limits import spend_account_request
 from server.messages import service as messages
-from server.picture.png import board_png
-from server.picture.svg import board_svg
+from server.notifications.context import seat_names as mail_seat_names
+from server.picture import cache as pictures
+from server.picture.raster import board_png
+from server.plans import store as plans
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
-from server.users import sign_in
+from server.users import account_mail, sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
+from server.web.commands import name_or_id
 from server.web.csrf import csrf
-from server.web.game_page import page_context, seat_names, stories
-from server.webhooks import registry
+from server.web.game_page import lobby_context, page_context, seat_names, stories
 
-blp = Blueprint("pages", __name__, template_folder="templates")
+blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
+                static_url_path="/static/web")
 
 
 @blp.before_request
@@ -42,6 +46,13 @@ def protect_forms() -> None:
     if request.method == "POST":
 
         csrf.protect()
+
+@blp.app_template_filter("capitalize_first")
+def capitalize_first(words: str) -> str:
+    """"the Rhom" at the start of a sentence: "The Rhom" (a player's own name is left as it is
+    but its first letter)."""
+    return words[:1].upper() + words[1:]
+
 
 SIGN_IN_ANSWER = ("If that address is registered, a sign-in link is on its way to it. It works "
                   "for {hours} hours.")
@@ -78,14 +89,17 @@ def ask_for_link():
     email = (request.form.get("email") or "").strip().lower()
     if not email or "@" not in email or len(email) > 254:
         fail(400, "give the email address you registered with, like ada@example.org")
+    spend_account_request()  # it mails an address the caller chose: the client's hourly limit
     session = db_session()
     user = session.exec(select(User).where(User.email == email)).first()
     now = utcnow()
-    if user is not None and not _link_sent_lately(session, user, now):
+    if user is not None and not _link_sent_lately(session, user, now) \
+            and account_mail.under_the_daily_cap(session, user, now):
         link = sign_in.magic_link(user.id, user.token_hash, "/")
         session.add(Outbox(
             dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
-            to_email=user.email, kind="sign_in", subject="Your Gems of Iridescia sign-in link",
+            to_email=user.email, kind=account_mail.SIGN_IN,
+            subject="Your Gems of Iridescia sign-in link",
             text_body=(f"Hello {user.name},\n\nOpen this link to sign in:\n\n    {link}\n\n"
                        f"It works for {current_app.config['MAGIC_LINK_HOURS']} hours. If you "
                        "did not ask for it, ignore this email.\n"),
@@ -111,20 +125,41 @@ def _link_sent_lately(session, user: User, now) -> bool:
         Outbox.created_at > now - SIGN_IN_MAIL_EVERY)).first() is not None
 
 
-@blp.get("/sign-in/<token>")
-def follow_link(token: str):
-    session = db_session()
+def _usable_link(session, token: str) -> tuple[User, str]:
     try:
         user, page = sign_in.read_magic_link(token, lambda user_id: session.get(User, user_id))
+        if sign_in.link_used(session, token):
+            raise sign_in.LinkRefused(sign_in.USED)
     except sign_in.LinkRefused as refused:
         fail(403, str(refused))
-    sign_in.sign_in(user)
+    return user, page
+
+
+@blp.get("/sign-in/<token>")
+def show_link(token: str):
+    """A sign-in link opens a page with a button: following a link signs nobody in by itself
+    (a GET never writes, and another site cannot sign a browser in to its own account)."""
+    user, _page = _usable_link(db_session(), token)
+    return render_template("sign_in_link.html", name=user.name, action=request.path)
+
+
+@blp.post("/sign-in/<token>")
+def follow_link(token: str):
+    session = db_session()
+    user, page = _usable_link(session, token)
+    try:
+        sign_in.sign_in(session, user, utcnow(), link=token)
+    except sign_in.LinkRefused as refused:
+        fail(403, str(refused))
+    session.commit()
     return redirect(page, 303)
 
 
 @blp.post("/sign-out")
 def sign_out():
-    sign_in.sign_out()
+    session = db_session()
+    sign_in.sign_out(session, utcnow())
+    session.commit()
     return redirect(url_for("pages.home"), 303)
 
 
@@ -146,7 +181,9 @@ def register():
     except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
         return render_template("message.html", title="Check your email",
                                message=REGISTERED_ANSWER.format(email=data["email"]))
-    sign_in.sign_in(user)
+    session = db_session()
+    sign_in.sign_in(session, user, utcnow())
+    session.commit()
     return render_template("registered.html", user=user, token=token,
                            server=current_app.config["BASE_URL"],
                            join=request.form.get("join", ""))
@@ -160,7 +197,7 @@ def join_game():
     if not code:
         fail(400, "give the join code from your invitation, like 3bsy9yvi43")
     session = db_session()
-    game = lobby.join(session, user, code, utcnow(), request.form.get("word"))
+    game = lobby.join(session, user, code, utcnow(), contribution=request.form.get("word"))
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)
 
@@ -171,35 +208,59 @@ def _viewer(session, game_id: str) -> tuple[User | None, Game, int | None]:
     return user, game, seat.seat if seat is not None else None
 
 
-def _replay_position(game: Game) -> int | None:
-    raw = request.args.get("at")
-    if raw is None or raw == "":
-        return None
-    if not raw.isdigit() or not 1 <= int(raw) <= max(game.version, 1):
-        fail(400, f"?at= takes an event number from 1 to {game.version}, not {raw!r}")
-    return int(raw)
+def _replay_position(game: Game) -> tuple[int | None, int | None]:
+    """(?at=, ?turn=): the replay's event number or its turn's place in the list of turns."""
+    at, turn = request.args.get("at") or None, request.args.get("turn") or None
+    if at is not None and (not at.isdigit() or not 1 <= int(at) <= max(game.version, 1)):
+        fail(400, f"?at= takes an event number from 1 to {game.version}, not {at!r}")
+    if turn is not None and (not turn.isdigit() or int(turn) < 1):
+        fail(400, f"?turn= takes a turn's place in the list of turns (1 is the first), not "
+                  f"{turn!r}")
+    return (int(at) if at else None), (int(turn) if turn else None)
+
+
+def render_game(session, game: Game, user: User | None, seat: int | None, **extra):
+    if game.status == "open":  # seats are numbered at the start: membership is the Seat row
+        member = lobby.seat_of(session, game, user) if user is not None else None
+        return render_template("lobby.html", **lobby_context(session, game, user, member))
+    at, turn = _replay_position(game)
+    context = page_context(session, game, user, seat, at, turn)
+    if game.status == "finished":
+        context["seed_matches"] = service.seed_hash(game.seed) == game.seed_hash
+    return render_template("game.html", **context, **extra)
 
 
 @blp.get("/games/<game_id>")
 def game_page(game_id: str):
     session = db_session()
     user, game, seat = _viewer(session, game_id)
-    context = page_context(session, game, user, seat, _replay_position(game))
-    return render_template("game.html", **context)
+    return render_game(session, game, user, seat)
+
+
+@blp.get("/games/<game_id>/version")
+def game_version(game_id: str):
+    """What the page's script polls: the game's version and status (the page redraws itself
+    when they change), as the viewer may see the game."""
+    session = db_session()
+    _user, game, _seat = _viewer(session, game_id)
+    return ({"version": game.version, "status": game.status},
+            200, {"Cache-Control": "no-store"})
 
 
 @blp.get("/games/<game_id>/board.png")
 def board_picture(game_id: str):
-    """The board now as a picture, as the viewer may see it (the daily digest links to it)."""
+    """The hex board now as a picture (the daily digest links to it): the public board, the
+    same picture the mails of this version carry, drawn once per version (server/picture)."""
 
     session = db_session()
-    user, game, seat = _viewer(session, game_id)
+    user, game, _seat = _viewer(session, game_id)
     if game.version == 0:
         fail(404, f"game {game.id} has not started: it has no board yet")
-    view = engine.view(service.load_state(session, game), seat)
-    _info, names = seat_names(session, game, user)
-    picture = board_png(board_svg(view, names, f"Gems of Iridescia, game {game.id}"))
-    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-store"}
+    # Named as the mails of this version name them: one picture for both.
+    names = mail_seat_names(session, game, game.version)
+    picture = pictures.board_picture(game.id, game.version, lambda: board_png(
+        engine.view(service.load_state(session, game), None), names))
+    return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-cache"}
 
 
 def _posted_command(seat: int) -> tuple[dict, int]:
@@ -211,7 +272,7 @@ def _posted_command(seat: int) -> tuple[dict, int]:
     if not isinstance(command, dict):
         fail(400, "this form's command is not a command: reload the game page and choose again")
     if command.setdefault("seat", seat) != seat:
-        fail(403, f"seat {command['seat']} is not yours: you play seat {seat}")
+        fail(403, "this form plays for another player: reload the game page and choose again")
     return command, expected
 
 
@@ -220,10 +281,21 @@ def _conflict(session, game: Game, user: User, seat: int, expected: int):
     choices."""
     session.rollback()
     game = session.get(Game, game.id, populate_existing=True)
-    context = page_context(session, game, user, seat, None)
-    changed = stories(session, game, seat, context["names"], expected, game.version)
-    return render_template("game.html", conflict={"expected": expected, "changed": changed},
-                           **context), 409
+    _info, names = seat_names(session, game, user)
+    changed = stories(session, game, seat, names, expected, game.version)
+    return render_game(session, game, user, seat,
+                       conflict={"expected": expected, "changed": changed}), 409
+
+
+BACK_TO = ("board", "decide", "roll", "players", "market", "items", "relics")
+_CODE = re.compile(r"\s*\([a-z_]+\)$")
+
+
+def refusal(error: Exception) -> str:
+    """A rule's refusal in a player's words: the command's code name at its end dropped, card
+    ids named."""
+    words = _CODE.sub("", str(error))
+    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: name_or_id(m.group(0)), words)
 
 
 @blp.post("/games/<game_id>/play")
@@ -252,8 +324,10 @@ def play(game_id: str):
         return _conflict(session, game, user, seat, expected)
     except engine.RuleError as error:
         session.rollback()
-        fail(422, f"{error}: choose again from the game page")
-    return redirect(url_for("pages.game_page", game_id=game.id), 303)
+        fail(422, f"{refusal(error)}: choose again from the game page")
+    back = request.form.get("back")
+    anchor = "#" + back if back in BACK_TO else "#board"
+    return redirect(url_for("pages.game_page", game_id=game.id) + anchor, 303)
 
 
 @blp.post("/games/<game_id>/messages")
@@ -284,30 +358,29 @@ def seated_player(session, game_id: str) -> tuple[User, Game]:
     return user, game
 
 
-@blp.post("/games/<game_id>/webhook")
-def set_webhook(game_id: str):
-    """The game page's webhook form: PUT /api/v1/games/<id>/webhook's checks and answer."""
+@blp.post("/games/<game_id>/plan")
+def set_plan(game_id: str):
+    """The game page's plan form: PUT /api/v1/games/<id>/plan's checks (server/plans/)."""
 
     session = db_session()
     user, game = seated_player(session, game_id)
-    format = request.form.get("format") or None
-    if format not in (None, "json", "discord", "slack"):
-        fail(422, f"format {format!r}: choose JSON, Discord or Slack")
-    url, format = registry.checked((request.form.get("url") or "").strip(), format)
-    hook = registry.set_webhook(session, game, user.id, url, format, utcnow())
+    _user, _game, seat = _viewer(session, game_id)
+    try:
+        plans.save(session, game, seat, user.id, (request.form.get("lines") or "").splitlines(),
+                   utcnow(), "page")
+    except plans.PlanRefused as error:
+        session.rollback()
+        fail(error.status, f"{error.message} (your plan was not kept: go back to keep its text)")
     session.commit()
-    return render_template(
-        "message.html", title="Webhook set",
-        message=f"The turns and end of game {game.id} go to {hook.url} ({hook.format}). Its "
-                f"secret, shown only now, signs every delivery (docs/webhooks.md tells how to "
-                f"check it): {hook.secret}")
+    return redirect(url_for("pages.game_page", game_id=game.id) + "#plan", 303)
 
 
-@blp.post("/games/<game_id>/webhook/remove")
-def remove_webhook(game_id: str):
+@blp.post("/games/<game_id>/plan/remove")
+def remove_plan(game_id: str):
 
     session = db_session()
-    user, game = seated_player(session, game_id)
-    registry.remove(session, game.id, user.id)
+    _user, game, seat = _viewer(session, game_id)
+    seated_player(session, game_id)
+    plans.clear(session, game.id, seat)
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)

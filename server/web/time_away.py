@@ -1,5 +1,5 @@
-"""Time away from the page: a game's pause and resume buttons and the home page's vacation
-form. The rules and their refusals are the API's (server/vacations); the page adds its sign-in
+"""Time away from the page: a game's pause and resume buttons (its settings page) and the
+account's vacation form (the settings page). The rules and their refusals are the API's (server/vacations); the page adds its sign-in
 and the forms' CSRF token."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ blp.before_request(protect_forms)
 
 
 def _back_to_game(game_id: str):
-    return redirect(url_for("pages.game_page", game_id=game_id), 303)
+    return redirect(url_for("settings_pages.game_settings", game_id=game_id), 303)
 
 
 @blp.post("/games/<game_id>/pause")
@@ -58,7 +58,7 @@ def start_vacation():
         fail(422, f"give the day you are back as YYYY-MM-DD, like 2027-01-04, not {raw!r}")
     away.start_vacation(session, user, until, now())
     session.commit()
-    return redirect(url_for("pages.home"), 303)
+    return redirect(url_for("settings_pages.account_settings"), 303)
 
 
 @blp.post("/vacation/end")
@@ -67,4 +67,4 @@ def end_vacation():
     session, user = _signed_in()
     away.end_vacation(session, user, now())
     session.commit()
-    return redirect(url_for("pages.home"), 303)
+    return redirect(url_for("settings_pages.account_settings"), 303)

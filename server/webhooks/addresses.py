@@ -3,8 +3,10 @@
 A webhook URL is someone else's text that makes this server send a request, so it must not
 reach the server's own network: only ``http`` and ``https``, no credentials in the URL, and a
 host whose every address is global (not private, loopback, link-local, multicast, reserved,
-unspecified, shared, an IPv6 unique-local or link-local one, nor an IPv4-mapped form of any of
-these). The check runs when the URL is set (its answer is the 422's message) and again at each
+unspecified, shared, an IPv6 unique-local or link-local one, nor an IPv4-mapped, NAT64
+(``64:ff9b::/96``) or 6to4 (``2002::/16``) form of any of these: those reach the IPv4 address they
+carry through a gateway). A host written in other digits or dots (``８.８.８.８``, fullwidth) is
+read as its ASCII (IDNA) form, the one the lookup and the connection use. The check runs when the URL is set (its answer is the 422's message) and again at each
 delivery, which then connects to the very address it checked: a name that resolves to a public
 address when it is set and to 127.0.0.1 later (DNS rebinding) is refused, not followed.
 
@@ -19,6 +21,10 @@ from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 FORMATS = ("json", "discord", "slack")
+# IPv6 forms that carry an IPv4 address a gateway forwards to (RFC 6052 NAT64, RFC 3056 6to4);
+# the local-use NAT64 prefix (RFC 8215) may put it anywhere, so it is refused as a whole.
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")
+LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
 MAX_URL_LENGTH = 2000
 
 
@@ -80,17 +86,38 @@ def parse(url: str) -> tuple[str, str, int, str]:
                               "token in its path or query instead")
     if not parts.hostname:
         raise WebhookUrlError(f"{url!r} names no host")
+    host = ascii_host(parts.hostname)
     path = parts.path or "/"
     if parts.query:
         path += "?" + parts.query
-    return scheme, parts.hostname, port or (443 if scheme == "https" else 80), path
+    return scheme, host, port or (443 if scheme == "https" else 80), path
+
+
+def ascii_host(host: str) -> str:
+    """``host`` as the lookup reads it: a name or address in other scripts' digits and dots
+    (fullwidth ``８.８.８.８``) becomes its IDNA (ASCII) form, so the guard, the connection, the
+    Host header and TLS all see the same host; one without an ASCII form is refused."""
+    if host.isascii():
+        return host
+    try:
+        return host.encode("idna").decode("ascii")
+    except UnicodeError as error:
+        raise WebhookUrlError(f"the host {host!r} has no ASCII (IDNA) form ({error}): write it "
+                              "in ASCII letters and digits") from None
 
 
 def refusal(address: str) -> str | None:
     """Why the server will not connect to ``address`` (None: it may)."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])  # an IPv6 zone is not part of it
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip in LOCAL_NAT64:
+            return "a local-use NAT64 address"
+        if ip in NAT64:
+            ip = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        elif ip.sixtofour is not None:
+            ip = ip.sixtofour
+        elif ip.ipv4_mapped is not None:
+            ip = ip.ipv4_mapped
     if ip.is_loopback:
         return "a loopback address"
     if ip.is_link_local:

@@ -8,6 +8,11 @@ outside any transaction and its outcome marked in a transaction of its own. A fa
 retrying (no answer, a 5xx, a 429, a name that does not resolve) waits
 `server.delivery.backoff.retry_delay`; after `MAX_ATTEMPTS`, or at once for an answer that will not change (a 404, a 3xx, an address the
 SSRF guard refuses), the delivery is parked for an operator (`iridescia-server outbox`).
+
+The deliveries of a claim are POSTed side by side, one sender per webhook (up to `SENDERS` at
+once; a webhook's own deliveries keep their order), each within its own deadline
+(server/webhooks/http.py): one slow receiver holds only its own deliveries, never the others'
+(issue 32, M6).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -28,6 +34,8 @@ from server.storage.models import Game, Seat, Webhook, WebhookDelivery
 from server.webhooks import addresses, http, payload, signing
 
 log = logging.getLogger(__name__)
+# POSTs made at once: a claim's deliveries (CLAIM_BATCH) go out side by side.
+SENDERS = CLAIM_BATCH
 _TABLE = WebhookDelivery.__table__
 
 
@@ -53,6 +61,7 @@ class _Claimed:
     format: str
     secret: str
     user_id: int
+    webhook_id: int
 
 
 def _claim(session, now: datetime, count: int) -> list[_Claimed]:
@@ -70,7 +79,8 @@ def _claim(session, now: datetime, count: int) -> list[_Claimed]:
         row.next_attempt_at = now + CLAIM_LEASE
         session.add(row)
         claimed.append(_Claimed(row.id, row.attempts, row.game_id, row.version, row.event,
-                                row.body, hook.url, hook.format, hook.secret, hook.user_id))
+                                row.body, hook.url, hook.format, hook.secret, hook.user_id,
+                                hook.id))
     return claimed
 
 
@@ -101,12 +111,14 @@ def _render(engine, items: list[_Claimed]) -> dict[int, str | Exception]:
 
 def deliver_webhooks(engine, clock: Callable[[], datetime], rng: random.Random | None = None,
                      limit: int = 100, allow_private: bool = False,
-                     timeout: float = 10.0) -> DeliveryReport:
-    """POST up to ``limit`` due deliveries; see the module's docstring."""
+                     timeout: float = 10.0,
+                     stopping: Callable[[], bool] = lambda: False) -> DeliveryReport:
+    """POST up to ``limit`` due deliveries; see the module's docstring. No more is claimed once
+    ``stopping()`` says the scheduler is stopping."""
     rng = rng or random.Random()
     report = DeliveryReport()
     remaining = limit
-    while remaining > 0:
+    while remaining > 0 and not stopping():
         with session_scope(engine) as session:
             items = _claim(session, clock(), min(CLAIM_BATCH, remaining))
         if not items:
@@ -115,13 +127,32 @@ def deliver_webhooks(engine, clock: Callable[[], datetime], rng: random.Random |
         unstarted = list(items)
         try:
             bodies = _render(engine, items)
-            while unstarted:
-                item = unstarted.pop(0)
-                _send_one(engine, clock, rng, item, bodies.get(item.id), report,
-                          allow_private, timeout)
+            _send_side_by_side(engine, clock, rng, unstarted, bodies, report, allow_private,
+                               timeout)
         finally:
             _release(engine, unstarted, clock())
     return report
+
+
+def _send_side_by_side(engine, clock, rng, unstarted: list[_Claimed], bodies: dict,
+                       report: DeliveryReport, allow_private: bool, timeout: float) -> None:
+    """Send the items of ``unstarted``, each webhook's in order and the webhooks side by side
+    (taking each item off as it starts); the first unexpected error is raised once all ended."""
+    by_webhook: dict[int, list[_Claimed]] = {}
+    for item in unstarted:
+        by_webhook.setdefault(item.webhook_id, []).append(item)
+
+    def send(items: list[_Claimed]) -> None:
+        for item in items:
+            unstarted.remove(item)
+            _send_one(engine, clock, rng, item, bodies.get(item.id), report, allow_private,
+                      timeout)
+
+    with ThreadPoolExecutor(max_workers=min(SENDERS, len(by_webhook)),
+                            thread_name_prefix="webhook") as senders:
+        futures = [senders.submit(send, items) for items in by_webhook.values()]
+    for future in futures:
+        future.result()
 
 
 def _send_one(engine, clock, rng, item: _Claimed, rendered, report: DeliveryReport,

@@ -10,6 +10,8 @@ body those incoming webhooks take (``{"content": ...}``, ``{"text": ...}``).
 
 from __future__ import annotations
 
+import re
+
 from sqlmodel import select
 
 import engine
@@ -99,10 +101,21 @@ def _slack_escaped(words: str) -> str:
     return words.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+_DISCORD_MARKDOWN = re.compile(r"([\\*_~`|<>\[\]()#:-])")
+
+
+def _discord_escaped(words: str) -> str:
+    # Discord reads markdown: a name like [your turn](https://evil.example) would be a link
+    # that reads as anything, **x** or `x` would restyle the message. Every markdown character
+    # is escaped, so the message shows exactly the words (our own link stays on its own line).
+    *told, url = words.split("\n")
+    return "\n".join([*(_DISCORD_MARKDOWN.sub(r"\\\1", line) for line in told), url])
+
+
 def body(payload: dict, format: str) -> bytes:
     """The bytes POSTed in ``format`` (json, discord or slack)."""
     if format == "discord":
-        words = text(payload)
+        words = _discord_escaped(text(payload))
         if len(words) > DISCORD_LIMIT:
             url = payload["game"]["url"]
             words = words[:DISCORD_LIMIT - len(url) - 3] + "…\n" + url

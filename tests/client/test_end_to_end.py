@@ -231,10 +231,10 @@ def test_autoplay_plays_a_turn_on_one_read_of_the_legal_commands(run, live):
 
 def test_a_game_against_a_bot_seat_and_my_turn_played_by_the_strong_search(run, live, monkeypatch):
     import engine
-    from engine.bots import strong
+    from engine.bots import hard, strong
     from server.games import service
 
-    monkeypatch.setattr(strong, "DEFAULT_BUDGET", strong.Budget(playouts=4))
+    monkeypatch.setattr(hard, "HARD_BUDGET", strong.Budget(playouts=4))
     # A seed under which the creator (first in the lobby) plays first.
     seed = next(f"bot-e2e-{i}" for i in range(100) if engine.rng_for(f"bot-e2e-{i}", 0).randrange(2) == 0)
     monkeypatch.setattr(service, "new_seed", lambda: (seed, service.seed_hash(seed)))

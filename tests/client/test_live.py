@@ -45,11 +45,17 @@ def test_lobby_commands(table):
     waiting = cli(second, "games").output.splitlines()[1]
     assert f"seat {seat} ({first.capitalize()})" in waiting
 
-    assert cli("ada", "prefs", "--email", "none").output == "email: none\nremovals: automatic\n"
-    assert cli("ada", "prefs", "--removals", "choose").output == "email: none\nremovals: choose\n"
+    assert cli("ada", "prefs", "--email", "none").output == (
+        "email: none\nremovals: automatic\nstand-in at the deadline: hard\n")
+    assert cli("ada", "prefs", "--removals", "choose").output == (
+        "email: none\nremovals: choose\nstand-in at the deadline: hard\n")
     assert json.loads(cli("ada", "prefs", "--json").output) == {
-        "email": "none", "removals": "choose", "digest_hour": 8, "quiet_hours": None,
-        "time_zone": "UTC"}
+        "email": "none", "removals": "choose", "stand_in": "hard", "digest_hour": 8, "quiet_hours": None,
+        "time_zone": "UTC", "language": None, "tile_sort": "gem", "relic_sort": "gem"}
+    assert cli("ada", "prefs", "--language", "ja", "--tile-sort", "region", "--relic-sort",
+               "category").output == ("email: none\nremovals: choose\nstand-in at the deadline: hard\n"
+                                      "language: ja\n"
+                                      "tiles sorted by: region\nrelics sorted by: category\n")
     assert cli("ada", "whoami").output.startswith("Ada <ada@example.org> (user ")
 
     other = json.loads(cli("ada", "new", "--seats", "2", "--rhom", "--mining-cost", "3",
@@ -271,7 +277,8 @@ def test_prefs_choose_the_digest_quiet_hours_and_a_game_of_its_own(table):
     chosen = cli(first, "prefs", "--notify", "digest", "--digest-hour", "7", "--quiet", "22-7",
                  "--timezone", "Europe/Paris")
     assert chosen.exit_code == 0, chosen.output
-    assert chosen.output == ("email: digest\nremovals: automatic\ndigest at: 7:00\n"
+    assert chosen.output == ("email: digest\nremovals: automatic\nstand-in at the deadline: hard\n"
+                             "digest at: 7:00\n"
                              "quiet hours: 22-7\ntime zone: Europe/Paris\n")
     here = cli(first, "prefs", "--game", game, "--notify", "every")
     assert here.output == f"game {game}: email: every_turn\n"

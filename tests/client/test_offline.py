@@ -183,9 +183,9 @@ def test_autoplay_chooses_what_the_engine_policy_chooses(policy):
 
 def test_autoplay_strong_decides_from_the_servers_json_as_the_engine_does(monkeypatch):
     from engine import bots
-    from engine.bots import strong
+    from engine.bots import hard, strong
 
-    monkeypatch.setattr(strong, "DEFAULT_BUDGET", strong.Budget(playouts=4))
+    monkeypatch.setattr(hard, "HARD_BUDGET", strong.Budget(playouts=4))
     checked = 0
     for step, state in simulate.steps(simulate.make_options(2), "bridge", policies.greedy_policy):
         if checked == 12:
@@ -196,7 +196,7 @@ def test_autoplay_strong_decides_from_the_servers_json_as_the_engine_does(monkey
         legal = [engine.command_to_dict(c) for c in engine.legal_commands(state, seat)]
         view = json.loads(json.dumps(engine.view(state, seat)))
         remote = choose("strong", view, legal, random.Random(step.version))
-        local = bots.strong_policy(state, seat, random.Random(step.version))
+        local = bots.hard_policy(state, seat, random.Random(step.version))
         assert remote == engine.command_to_dict(local)
         checked += 1
     assert checked == 12

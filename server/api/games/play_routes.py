@@ -95,8 +95,9 @@ class View(MethodView):
                 response.headers["ETag"] = etag
                 return response
             state = service.load_state(connection, game, version)
+            sorts = posting.viewer_sorts(connection)
 
-        body = seat_kinds.with_bot_kinds(engine.view(state, seat))
+        body = seat_kinds.with_bot_kinds(engine.view(state, seat, **sorts))
         body["version"] = version
         return plain_json(body, 200, {"ETag": etag})
 
@@ -201,9 +202,7 @@ class Commands(MethodView):
                 stored = key and posting.stored_answer(connection, caller.user_id, key)
                 if stored and stored.request_hash == request_hash:
                     return _stored(game_id, stored)
-                current = service.current_version(connection, game.id)
-                fail(409, f"another command landed first; the game is at version {current}: "
-                          "refresh and retry", current_version=current)
+                preconditions.lost_the_race(service.current_version(connection, game.id))
         CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
         answer = result or _answer(game, applied, caller.seat, command, now)
@@ -354,31 +353,35 @@ class Export(MethodView):
         if game.status != "finished":
             fail(409, f"game {game.id} is not over: the log and seed are exported at the end",
                  game_id=game.id)
+        return export(session, game, user, seat is not None, query["messages"])
 
-        events = session.exec(select(Event).where(Event.game_id == game.id)
-                              .order_by(Event.seq)).all()  # type: ignore[arg-type]
-        commands = session.exec(select(Command).where(Command.game_id == game.id)
-                                .order_by(Command.version)).all()  # type: ignore[arg-type]
-        state = service.load_state(session, game)
-        info = lobby.game_json(session, game, user)
-        talk = {}
-        if query["messages"]:
 
-            channels = messages.readable_channels(seat is not None)
-            talk["messages"] = messages.listing(session, game, channels, limit=2**31 - 1)
-        return {
-            **talk,
-            "game_id": game.id,
-            "rules_version": game.rules_version,
-            "options": lobby.engine_options(game),
-            "seed": game.seed,
-            "seed_hash": game.seed_hash,
-            "seed_rule": game.seed_rule or seeds.SERVER_ONLY,
-            "seed_contributions": seeding.contributions(lobby.members(session, game)),
-            "players": info["players"],
-            "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
-                         for c in commands],
-            "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor": e.actor,
-                        "at": e.at.isoformat()} for e in events],
-            "outcome": engine.outcome(state).to_dict(),
-        }
+def export(session, game: Game, user, member: bool, with_messages: bool) -> dict:
+    """A finished game's whole log, every command and the seed (GET .../export; the game page's
+    download too); with the table talk `user` may read when `with_messages`."""
+    events = session.exec(select(Event).where(Event.game_id == game.id)
+                          .order_by(Event.seq)).all()  # type: ignore[arg-type]
+    commands = session.exec(select(Command).where(Command.game_id == game.id)
+                            .order_by(Command.version)).all()  # type: ignore[arg-type]
+    state = service.load_state(session, game)
+    info = lobby.game_json(session, game, user)
+    talk = {}
+    if with_messages:
+        channels = messages.readable_channels(member)
+        talk["messages"] = messages.listing(session, game, channels, limit=2**31 - 1)
+    return {
+        **talk,
+        "game_id": game.id,
+        "rules_version": game.rules_version,
+        "options": lobby.engine_options(game),
+        "seed": game.seed,
+        "seed_hash": game.seed_hash,
+        "seed_rule": game.seed_rule or seeds.SERVER_ONLY,
+        "seed_contributions": seeding.contributions(lobby.members(session, game)),
+        "players": info["players"],
+        "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
+                     for c in commands],
+        "events": [{"seq": e.seq, "type": e.type, "payload": e.payload, "actor": e.actor,
+                    "at": e.at.isoformat()} for e in events],
+        "outcome": engine.outcome(state).to_dict(),
+    }

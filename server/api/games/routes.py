@@ -114,10 +114,12 @@ class Join(MethodView):
                      e422="invalid request: code: Length must be between 1 and 32.",
                      e409="game k3x9q2ab is full (2 seats)")
     def post(self, data: dict):
-        """Take a seat in an open game with its join code."""
+        """Take a seat in an open game with its join code (and, if you like, name the stand-in
+        that plays your turns here when their deadline passes)."""
         user = require_user()
         session = db_session()
-        game = lobby.join(session, user, data["code"], utcnow(), data.get("contribution"))
+        game = lobby.join(session, user, data["code"], utcnow(), data.get("stand_in"),
+                          contribution=data.get("contribution"))
         session.commit()
         return lobby.game_json(session, game, user)
 

@@ -7,6 +7,8 @@ from marshmallow import fields, validate
 
 import engine
 from engine import seeds
+from engine.bots import LEVELS
+from server.api.bot_levels import LEVEL_HELP, BotLevel
 from server.api.engine_schemas import Typed, TypedObject
 from server.api.engine_schemas.events import ACTOR
 from server.api.engine_schemas.view import PLAYER_KINDS
@@ -44,9 +46,8 @@ class GameSettingsSchema(ma.Schema):
     removal_grace_hours = fields.Integer(required=True)
 
 
-# The engine policies a bot seat may play with (engine.bots.POLICIES, less the absent players'
-# stand-in, which never spends a coin).
-BOT_POLICIES = ("strong", "greedy", "random")
+# The levels a bot seat may play at, as a page offers them (old names are accepted too).
+BOT_POLICIES = LEVELS
 
 
 def _playable_rules_version(version: str) -> None:
@@ -110,10 +111,12 @@ class GameCreateSchema(ma.Schema):
         load_default=0, strict=True, validate=validate.Range(0, 3),
         metadata={"description": "How many of the seats the server fills with bots (0-3); you "
                                  "take one seat yourself, so at most seats - 1"})
-    bot_policy = fields.String(
-        load_default="strong", validate=validate.OneOf(BOT_POLICIES),
-        metadata={"description": "How the bots play: strong (a search, about 0.2 s a "
-                                 "decision), greedy (a one-step heuristic) or random"})
+    bot_policy = BotLevel(
+        load_default="hard",
+        metadata={"description": f"The bots' level: {LEVEL_HELP}. Default hard."})
+    stand_in = BotLevel(
+        metadata={"description": "Who plays your turns when their deadline passes in this game: "
+                                 f"{LEVEL_HELP}. Default: your account's stand-in preference."})
     removal_grace_hours = fields.Integer(
         load_default=0, strict=True, validate=validate.Range(0, 24 * 30),
         metadata={"description": "Hours a finished player has to choose a castle-row tile to "
@@ -167,8 +170,9 @@ class PlayerSchema(ma.Schema):
         "description": "human, rhom or bot (a seat the server plays with bot_policy)"})
     absent = fields.Boolean(required=True)
     bot_policy = fields.String(required=True, allow_none=True,
-                               metadata={"description": "The engine policy of a bot seat; null "
-                                                        "for the others"})
+                               metadata={"enum": ["easy", "medium", "hard", None],
+                                         "description": "The level of a bot seat (easy, medium "
+                                                        "or hard); null for the others"})
     away_until = fields.DateTime(required=True, allow_none=True, metadata={
         "description": "The player is on vacation until then (their turns wait); null: here"})
     wants_pause = fields.Boolean(required=True, metadata={
@@ -200,6 +204,11 @@ class GameSchema(ma.Schema):
     seed_hash = fields.String(required=True, metadata={"description": "sha256 of the secret seed"})
     is_my_turn = fields.Boolean(required=True)
     my_seat = fields.Integer(required=True, allow_none=True)
+    my_stand_in = fields.String(required=True, allow_none=True, metadata={
+        "enum": ["easy", "medium", "hard", None],
+        "description": "The bot level that plays your turn if its deadline passes (your choice "
+                       "for this game, else your account's, else the server's default); null "
+                       "when you do not play in the game"})
     current_seat = fields.Integer(required=True, allow_none=True)
     pending_kind = Typed("GamePendingKind", required=True, allow_none=True, metadata={
         "description": "null when the game is not running"})
@@ -236,6 +245,9 @@ class InvitationSchema(ma.Schema):
 class JoinSchema(ma.Schema):
     code = fields.String(required=True, validate=validate.Length(min=1, max=32))
     contribution = contribution_field()
+    stand_in = BotLevel(
+        metadata={"description": "Who plays your turns when their deadline passes in this game: "
+                                 f"{LEVEL_HELP}. Default: your account's stand-in preference."})
 
 
 class CommandRequestSchema(ma.Schema):

@@ -22,6 +22,7 @@ from server.api.users.schemas import (
     UserCreateSchema,
     UserSchema,
 )
+from server.games.seat_kinds import stand_in
 from server.http.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
 from server.http.errors import fail
 from server.http.parsing import Blueprint
@@ -30,6 +31,7 @@ from server.storage.db import db_session
 from server.storage.models import User, utcnow
 from server.users import account_mail, mail_choices, verification
 from server.users.accounts import AlreadyRegistered, by_email, register_user
+from server.users.mail_status import email_status
 
 blp = Blueprint("users", __name__, description="Accounts and API tokens")
 
@@ -40,10 +42,13 @@ LOCATION_HEADER = location(f"{ME}: the account")
 def user_json(user: User) -> dict:
     return {"id": user.id, "name": user.name, "email": user.email,
             "verified": user.verified_at is not None,
+            "email_status": email_status(user),
             "preferences": {"email": user.email_preference,
                             "removals": "choose" if user.choose_removals else "automatic",
+                            "stand_in": stand_in(user.stand_in),
                             "digest_hour": user.digest_hour, "quiet_hours": user.quiet_hours,
-                            "time_zone": user.time_zone}}
+                            "time_zone": user.time_zone, "language": user.language,
+                            "tile_sort": user.tile_sort, "relic_sort": user.relic_sort}}
 
 
 def _on_its_way(email: str) -> str:
@@ -142,7 +147,7 @@ class Verification(MethodView):
     def post(self):
         """Mail a new confirmation link to your address."""
         user = require_user()
-        if user.verified_at is not None:
+        if user.verified_at is not None and user.email_bouncing_at is None:
             fail(409, f"{user.email} is confirmed already")
         session = db_session()
         if not account_mail.confirmation(session, user, utcnow()):
@@ -179,16 +184,23 @@ class Preferences(MethodView):
                      e422="invalid request: email: Must be one of: every_turn, reminders, none.")
     def patch(self, data: dict):
         """Set your preferences: which mail (every turn, a daily digest, reminders only, none),
-        the digest's hour, quiet hours and time zone, and whether you choose your own removal
-        turns. A game of your own choice: PUT /games/{id}/notifications."""
+        the digest's hour, quiet hours and time zone, whether you choose your own removal
+        turns, your stand-in (the bot level that plays your turn when its deadline passes),
+        your language (en, ja) and how your tiles and relics are sorted. A game of your own
+        choice: PUT /games/{id}/notifications."""
         user = require_user()
         session = db_session()
         if "removals" in data:
             user.choose_removals = data["removals"] == "choose"
+        if "stand_in" in data:
+            user.stand_in = data["stand_in"]
         if "time_zone" in data:
             user.time_zone = data["time_zone"]
         if "quiet_hours" in data:
             user.quiet_hours = data["quiet_hours"] or None
+        for choice in ("language", "tile_sort", "relic_sort"):
+            if choice in data:
+                setattr(user, choice, data[choice])
         mail_choices.choose(session, user, data.get("email", user.email_preference), clock.now(),
                        digest_hour=data.get("digest_hour"))
         session.add(user)

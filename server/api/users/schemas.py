@@ -5,7 +5,9 @@ from __future__ import annotations
 import marshmallow as ma
 from marshmallow import fields, validate
 
+from server.api.bot_levels import LEVEL_HELP, BotLevel
 from server.http.plain_text import PlainEmail, PlainString
+from server.i18n import LANGUAGES
 from server.users.mail_choices import parse_quiet, valid_zone
 
 EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
@@ -27,6 +29,8 @@ class UserCreateSchema(ma.Schema):
 
 
 REMOVAL_PREFERENCES = ("automatic", "choose")
+TILE_SORTS = ("gem", "region")  # engine/view.py orders the tiles and relics by them
+RELIC_SORTS = ("gem", "category")
 
 
 class PreferencesSchema(ma.Schema):
@@ -50,6 +54,19 @@ class PreferencesSchema(ma.Schema):
         validate=validate.Length(min=1, max=64),
         metadata={"description": "Your time zone (IANA name), for the digest and the quiet "
                                  "hours", "example": "Europe/Paris"})
+    language = fields.String(
+        allow_none=True, validate=validate.OneOf(LANGUAGES),
+        metadata={"description": "The language of your pages, mails and answers: en or ja. "
+                                 "Until you choose, a page follows your browser and mail is "
+                                 "in English (null: not chosen)", "example": "ja"})
+    tile_sort = fields.String(
+        validate=validate.OneOf(TILE_SORTS),
+        metadata={"description": "Your collected tiles, on your pages, mails and views: by the "
+                                 "gem shown on them (gem) or by region (region)"})
+    relic_sort = fields.String(
+        validate=validate.OneOf(RELIC_SORTS),
+        metadata={"description": "Your relics: by gem type (gem) or by category (category: "
+                                 "jewelry, tech, lore, Iridia)"})
     removals = fields.String(
         validate=validate.OneOf(REMOVAL_PREFERENCES),
         metadata={"description": "Your removal turns once you have finished: automatic (the "
@@ -57,13 +74,16 @@ class PreferencesSchema(ma.Schema):
                                  "by default) or choose (you choose; the server decides only at "
                                  "your turn deadline)"},
     )
+    stand_in = BotLevel(
+        metadata={"description": "Who plays your turn when its deadline passes, in every game "
+                                 f"where you chose no other: {LEVEL_HELP}"})
 
     @ma.validates_schema
     def _something(self, data: dict, **_kwargs) -> None:
 
         if not data:
-            raise ma.ValidationError("give email, removals, digest_hour, quiet_hours or "
-                                     "time_zone")
+            raise ma.ValidationError("give email, removals, stand_in, digest_hour, quiet_hours, "
+                                     "time_zone, language, tile_sort or relic_sort")
         quiet = data.get("quiet_hours")
         if quiet and parse_quiet(quiet) is None:
             raise ma.ValidationError(f"quiet hours are two whole hours, from-to, such as 22-7 "
@@ -88,6 +108,12 @@ class UserSchema(ma.Schema):
     verified = fields.Boolean(required=True, metadata={
         "description": "Whether the address is confirmed; until it is, it gets no mail but "
                        "the confirmation link"})
+    email_status = fields.String(
+        required=True, validate=validate.OneOf(["ok", "unconfirmed", "bouncing"]),
+        metadata={"description": "bouncing: mail to the address comes back, so no game mail "
+                                 "goes to it until you confirm it again (POST "
+                                 "/users/me/verification mails a new link); unconfirmed: "
+                                 "not confirmed yet; ok"})
     preferences = fields.Nested(PreferencesSchema, required=True)
 
 

@@ -28,6 +28,7 @@ from engine.commands import (
     RollMarket,
     Sell,
 )
+from engine.data import display_name
 from engine.text import notation
 from engine.text.notation import NotationError, canonical, parse
 
@@ -42,6 +43,15 @@ def legal_commands_of_random_games(games_per_table: int = 3):
                 seat = engine.current_player(state)
                 if seat is not None:
                     yield state, engine.legal_commands(state, seat)
+
+
+READERS = {0: "Ada", 1: "Ben Okafor", 2: "Chloé", 3: "Dee"}
+
+
+def same_choice(a, b) -> bool:
+    if isinstance(a, Relocate) and isinstance(b, Relocate) and a.discard_tile:
+        return (a.hex, display_name(a.discard_tile)) == (b.hex, display_name(b.discard_tile))
+    return a == b
 
 
 def test_every_legal_command_of_random_games_reads_back_from_its_line():
@@ -61,6 +71,11 @@ def test_every_legal_command_of_random_games_reads_back_from_its_line():
             if command.seat not in seen_by:
                 seen_by[command.seat] = engine.view(state, command.seat)
             assert parse(line, command.seat, view=seen_by[command.seat]) == canonical(command)
+            # As a person reads it (players and cards by name), it reads back the same.
+            # (Identical tiles are one choice: a tile named is one of that name the seat holds.)
+            named = notation.format(command, READERS)
+            read = parse(named, command.seat, names=READERS, view=seen_by[command.seat])
+            assert same_choice(read, canonical(command)), named
             kinds.add(command.type)
             checked += 1
     assert checked > 10_000
@@ -182,3 +197,53 @@ def test_a_line_that_is_not_a_command_says_what_would_be_accepted(line, message)
 def test_commands_nobody_types_have_no_line():
     with pytest.raises(ValueError, match="rhom_turn is played by the server"):
         notation.format(RhomTurn(0))
+
+
+# --- names, several gems, alternatives, near misses (mail and plans) ---
+
+from engine.text.notation import alternatives, meant, parse_many  # noqa: E402
+
+NAMES = {0: "Ada", 1: "Ben Okafor", 2: "Bea"}
+
+
+def test_players_are_typed_by_name_or_seat():
+    assert parse("give em to ben okafor", 0, names=NAMES).to == 1
+    assert parse("give em --to Ben", 0, names=NAMES).to == 1
+    assert parse("give em --to 2", 0).to == 2
+    assert parse("give em to supply", 0, names=NAMES).to is None
+    assert parse("play swapping stones --target Bea", 0, names=NAMES).target == 2
+    with pytest.raises(NotationError, match="'B' is not a player: the players are Ada, Ben"):
+        parse("give em to B", 0, names=NAMES)  # Ben and Bea
+
+
+def test_a_count_of_gems_is_one_command_each():
+    gifts = parse_many("give 2 amethyst to Ben", 0, names=NAMES)
+    assert [(g.gem, g.to) for g in gifts] == [("amethyst", 1), ("amethyst", 1)]
+    with pytest.raises(NotationError, match="one gem per command"):
+        parse("give 2 amethyst to Ben", 0, names=NAMES)
+
+
+def test_names_are_written_back_and_read_again():
+    line = notation.format(parse("give em to ben okafor", 0, names=NAMES), NAMES)
+    assert line == "give emerald --to 'Ben Okafor'"
+    assert parse(line, 0, names=NAMES).to == 1
+
+
+def test_cards_by_their_printed_names():
+    assert notation.format(parse("buy axe_of_awesomeness", 0), NAMES) == "buy Axe of Awesomeness"
+    assert parse("buy Axe of Awesomeness", 0).item == "axe_of_awesomeness"
+    assert parse("restore The Book of Iridescia", 0).relic == "book_of_iridescia"
+
+
+def test_alternatives_in_order():
+    assert alternatives("move 3c or move 3d  OR  end") == ["move 3c", "move 3d", "end"]
+
+
+@pytest.mark.parametrize("line, guess", [
+    ("mvoe 2f", "move 2f"), ("mov 3c", "move 3c"), ("kepp", "keep"), ("byu axe of awesomeness",
+     "buy axe of awesomeness"), ("ned", "end"), ("rev 1b", "reveal 1b"),
+    ("Hello there", None), ("Thanks!", None), ("Love, Ada", None), ("Well", None),
+    ("Fine by me", None), ("Best regards", None), ("Sent from my phone", None),
+])
+def test_a_near_miss_of_a_command_is_guessed_and_prose_is_not(line, guess):
+    assert meant(line) == guess

@@ -187,22 +187,32 @@ def test_it_receives_mail_and_answers_a_new_solo_by_mail(served):
                      _mail_to(workdir / "var" / "outbox", "dee@example.org"))
     confirmed = requests.post(f"{base}/verify", data={"code": link.group(1)}, timeout=10)
     assert confirmed.status_code == 200, confirmed.text
-    message = EmailMessage()
-    message["From"], message["To"], message["Subject"] = "dee@example.org", "play@localhost", "hi"
-    message["Message-ID"] = "<solo-1@example.org>"
-    message.set_content("new solo")
-    with smtplib.SMTP("127.0.0.1", RECEIVER["port"], timeout=30) as smtp:
-        smtp.send_message(message)
     outbox = workdir / "var" / "outbox"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        answers = [p for p in outbox.glob("answer_*.eml") if "dee@example.org" in p.read_text()]
-        if answers:
-            break
-        time.sleep(0.2)
-    else:
-        pytest.fail(f"no answer to dee@example.org in {outbox} after 30 s")
-    assert "against the Rhom has started" in answers[0].read_text()
+
+    def send(body: str, number: int) -> None:
+        message = EmailMessage()
+        message["From"], message["To"] = "dee@example.org", "play@localhost"
+        message["Subject"], message["Message-ID"] = "hi", f"<solo-{number}@example.org>"
+        message.set_content(body)
+        with smtplib.SMTP("127.0.0.1", RECEIVER["port"], timeout=30) as smtp:
+            smtp.send_message(message)
+
+    def answer(words: str) -> str:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            for path in outbox.glob("answer_*.eml"):
+                message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+                text = " ".join(message.get_body(("plain",)).get_content().split())
+                if "dee@example.org" in message["To"] and words in text:
+                    return text
+            time.sleep(0.2)
+        pytest.fail(f"no answer to dee@example.org saying {words!r} in {outbox} after 30 s")
+
+    # Without her code (the list of her games tells it), `new solo` starts nothing.
+    send("new solo", 1)
+    code = re.search(r"send `new solo (\w+)`", answer("No game was started")).group(1)
+    send(f"new solo {code}", 2)
+    assert "against the Rhom has started" in answer("against the Rhom has started")
 
 
 def test_serve_warns_loudly_about_the_default_secret_key_on_a_public_address(capsys):

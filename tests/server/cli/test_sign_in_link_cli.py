@@ -8,7 +8,15 @@ from server.cli import main
 
 # The pages' fixtures (an app with BASE_URL, players with confirmed addresses, a started game):
 # this folder's other tests use the API's (tests/server/conftest.py).
-from tests.server.web.conftest import BASE_URL, ada, app, bob, client, game  # noqa: F401
+from tests.server.web.conftest import (  # noqa: F401
+    BASE_URL,
+    ada,
+    app,
+    bob,
+    client,
+    follow,
+    game,
+)
 
 
 def test_the_printed_link_signs_the_player_in_on_the_games_page(app, client, game, ada,  # noqa: F811
@@ -20,7 +28,7 @@ def test_the_printed_link_signs_the_player_in_on_the_games_page(app, client, gam
     link = result.output.strip()
     assert link.startswith(f"{BASE_URL}/sign-in/") and result.output.count("\n") == 1
     browser = app.test_client()
-    answer = browser.get(link.removeprefix(BASE_URL))
+    answer = follow(browser, link.removeprefix(BASE_URL))
     assert answer.status_code == 303 and answer.headers["Location"] == f"/games/{game['id']}"
     assert "You play seat" in browser.get(answer.headers["Location"]).get_data(as_text=True)
 

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 import engine
 from engine.bots.policies import greedy_policy
 from engine.text import notation
+from server.plans.store import seat_names
+from server.storage.db import app_engine, session_scope
 from tests.server.inbound.post import reply, typeable
 
 
@@ -33,8 +35,14 @@ class MailPlayer:
             self.post.deliver()
             latest = self.post.latest(self.address, game_id)
             choices = typeable(latest)
-        line = notation.format(greedy_policy(state, seat, self.rng))
-        assert line in choices, (line, choices, latest["Subject"])
+        # The list names players by name (`give amethyst --to Ada`): the line that reads back
+        # as the policy's command.
+        command = notation.canonical(greedy_policy(state, seat, self.rng))
+        with session_scope(app_engine(self.table.app)) as session:
+            names = seat_names(session, game_id)
+        line = next((choice for choice in choices
+                     if notation.parse(choice, seat, names=names) == command), None)
+        assert line is not None, (notation.format(command, names), choices, latest["Subject"])
         raw = reply(latest, line, sender=self.address)
         self.send(raw, str(latest["Reply-To"]), self.address)
         self.mails_sent += 1

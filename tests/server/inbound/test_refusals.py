@@ -61,16 +61,34 @@ def test_a_reply_after_the_token_was_rotated_is_refused(post, table, duel):
     assert version(table, duel.game_id) == before
 
 
-def test_a_reply_to_an_old_email_is_refused_as_stale(post, table, duel):
+def test_a_reply_to_an_old_email_whose_lines_no_longer_apply_is_refused_with_what_changed(
+        post, table, duel):
     assert post.ingest(reply(duel.mail, duel.first)).status == "applied"
     post.deliver()
     after = version(table, duel.game_id)
-    stale = post.ingest(reply(duel.mail, "move 1b"))  # the first email again: written for before
+    # The first email again, its reveal again: written for before, and not legal any more.
+    stale = post.ingest(reply(duel.mail, f"{duel.first}\nend"))
     post.deliver()
+    answer = answer_to(post, duel.player.email)
     assert stale.status == "stopped"
-    assert "the game has moved on since the email you replied to" in answer_to(
-        post, duel.player.email)
+    assert "the game has moved on since the email you replied to" in flat(answer)
+    assert "nothing was played" in flat(answer)
+    since = answer.split("Since the email you replied to:\n", 1)[1]
+    assert "revealed" in since.split("\n\n", 1)[0]  # the player's own reveal, told
+    assert "Not run (send them again if you still mean them):\n    end\n" in answer
     assert version(table, duel.game_id) == after
+
+
+def test_a_reply_to_an_old_email_whose_lines_still_apply_is_played(post, table, duel):
+    assert post.ingest(reply(duel.mail, duel.first)).status == "applied"
+    post.deliver()
+    hexes = duel.first.split()[1:]
+    late = post.ingest(reply(duel.mail, f"move {hexes[0]} or move {hexes[-1]}"))
+    post.deliver()
+    answer = answer_to(post, duel.player.email)
+    assert late.status == "applied", late
+    assert "every line still applied" in flat(answer)
+    assert f"Applied:\n    move {hexes[0]}\n" in answer
 
 
 def test_an_unknown_word_between_commands_stops_there(post, table, duel):

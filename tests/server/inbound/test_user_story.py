@@ -41,7 +41,7 @@ def test_an_invited_player_plays_a_whole_game_by_replying(post, table, receiver,
 
     assert friend.mails_sent > 10
     post.deliver()
-    over = post.latest(FRIEND, "is over")
+    over = post.latest(FRIEND, "Game over")
     assert "Final scores" in text_of(over)
     assert "OK" in verify_export(table, game["id"], ada, tmp_path)
 
@@ -66,11 +66,11 @@ def test_an_illegal_line_in_the_middle_stops_there_and_the_answer_says_so(post, 
 
     answered = post.latest(player.email, "Re:")
     answer = text_of(answered)
-    # The answer's HTML part shows the new board as a picture, as the game's own emails do.
+    # The answer stays light (issue 26): no picture inline; its HTML part links to the board's
+    # picture and the game's page.
     html = answered.get_body(("html",)).get_content()
-    [cid] = re.findall(r'<img src="cid:([^"]+)" alt="The board of game ', html)
-    [image] = [part for part in answered.walk() if part["Content-ID"] == f"<{cid}>"]
-    assert image.get_payload(decode=True).startswith(b"\x89PNG\r\n\x1a\n")
+    assert not [part for part in answered.walk() if part.get_content_maintype() == "image"]
+    assert re.search(r'<a href="https://iridescia\.test/sign-in/[^"]+">See the board</a>', html)
     assert "Not commands, skipped:\n    Hello!\n" in answer
     assert f"Applied:\n    {reveal}\n" in answer
     assert 'Refused: line 3, "end"' in answer

@@ -5,6 +5,7 @@ by the test). And the pipe's exit codes, which a mail server acts on."""
 
 import imaplib
 import os
+import re
 import subprocess
 import sys
 import time
@@ -21,17 +22,25 @@ from tests.server.inbound.post import text_of
 BARE = "play@iridescia.test"
 
 
-def new_solo(sender: str) -> bytes:
+def new_solo(sender: str, code: str = "") -> bytes:
     message = EmailMessage()
     message["From"], message["To"] = sender, BARE
     message["Subject"], message["Message-ID"] = "a game please", make_msgid(domain="example.org")
-    message.set_content("new solo\n")
+    message.set_content(f"new solo {code}".strip() + "\n")
     return bytes(message)
+
+
+def solo_code(post, address: str) -> str:
+    """The player's `new solo` code, as the list of their games tells it."""
+    told = flat(text_of(post.latest(address)))
+    return re.search(r"send `new solo (\w+)`", told).group(1)
 
 
 def play_solo(post, table, tmp_path, send) -> None:
     ada = table.register("Ada")
-    send(new_solo(ada.email), BARE, ada.email)
+    send(new_solo(ada.email), BARE, ada.email)  # no code: the list of games tells it
+    post.deliver()
+    send(new_solo(ada.email, solo_code(post, ada.email)), BARE, ada.email)
     post.deliver()
     started = post.latest(ada.email, "your solo game")
     game_id = str(started["Subject"]).split()[3].rstrip(":")
@@ -75,7 +84,11 @@ def _run_ingest(settings: dict, raw: bytes, *args: str) -> subprocess.CompletedP
 def test_the_pipe_exits_0_when_handled_67_for_an_unknown_address_75_when_the_database_is_down(
         post, table, settings):
     ada = table.register("Ada")
-    done = _run_ingest(settings, new_solo(ada.email), "--recipient", BARE)
+    asked = _run_ingest(settings, new_solo(ada.email), "--recipient", BARE)
+    assert asked.returncode == 0, asked.stderr
+    post.deliver()
+    done = _run_ingest(settings, new_solo(ada.email, solo_code(post, ada.email)), "--recipient",
+                       BARE)
     assert done.returncode == 0, done.stderr
     assert b"created: solo game" in done.stderr
 
@@ -161,13 +174,74 @@ def test_the_scheduler_polls_the_mailbox_of_imap_url(post, table, imap_server, s
     mailbox = _mailbox(imap_server)
     mailbox.append("INBOX", None, None, new_solo(ada.email).replace(b"\n", b"\r\n"))
     scheduler = start_embedded(app)
-    try:
+
+    def answered(subject: str) -> None:
         deadline = time.monotonic() + 30
-        while not any("your solo game" in str(m["Subject"]) for m in post.mail_to(ada.email)):
+        while not any(subject in str(m["Subject"]) for m in post.mail_to(ada.email)):
             assert time.monotonic() < deadline, "the scheduler did not read the mailbox"
             time.sleep(0.1)
+
+    try:
+        answered("a game please")  # the list of games, with the code `new solo` needs
+        mailbox.append("INBOX", None, None, new_solo(ada.email, solo_code(post, ada.email))
+                       .replace(b"\n", b"\r\n"))
+        answered("your solo game")
     finally:
         scheduler.shutdown(wait=True)
     mailbox.select("INBOX")
     assert mailbox.uid("SEARCH", None, "UNSEEN")[1] == [b""]
     mailbox.logout()
+
+
+def test_a_poison_mail_does_not_block_the_mailbox(post, table, imap_server, app, monkeypatch):
+    """Issue 32, H2: a multipart nested 1,000 deep raised out of every poll and was never
+    flagged, so no mail behind it was ever read. Now it is refused unread, and a mail whose
+    handling raises anyway is flagged and skipped."""
+    from server.inbound import imap as imap_module
+    from server.inbound.imap import ImapSettings, poll
+    from tests.server.inbound.test_bounded_reading import nested
+
+    ada = table.register("Ada")
+    mailbox = _mailbox(imap_server)
+    # 60 deep (the test's IMAP server stores no deeper): past the bounds, as 1,000 deep is.
+    for raw in (nested("mallory@evil.example", BARE, 60), b"Subject: raises\r\n\r\nx\r\n",
+                new_solo(ada.email)):
+        mailbox.append("INBOX", None, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    real_ingest = imap_module.ingest
+
+    def ingest(raw, **kwargs):
+        if b"Subject: raises" in raw:
+            raise RecursionError("maximum recursion depth exceeded")
+        return real_ingest(raw, **kwargs)
+
+    monkeypatch.setattr(imap_module, "ingest", ingest)
+    imap = ImapSettings.from_url(f"imap://play:secret@127.0.0.1:{imap_server}/INBOX")
+    assert poll(app, imap) == {"unreadable": 1, "failed": 1, "answered": 1}
+    assert poll(app, imap) == {}  # nothing left unseen: the next poll reads nothing again
+    mailbox.select("INBOX")
+    assert len(mailbox.uid("SEARCH", None, "FLAGGED")[1][0].split()) == 1
+    mailbox.logout()
+
+
+def test_the_pipe_answers_a_poison_mail_without_a_traceback(post, table, settings):
+    """Issue 32, L1: the pipe exited 1 with a traceback (RecursionError)."""
+    from tests.server.inbound.test_bounded_reading import nested
+
+    done = _run_ingest(settings, nested("mallory@evil.example", BARE, 1000), "--recipient", BARE)
+    assert done.returncode == 0, done.stderr
+    assert b"Traceback" not in done.stderr and b"unreadable" in done.stderr
+
+
+def test_the_pipe_never_answers_the_null_envelope_sender_postfix_gives(post, table, settings):
+    """`--sender ${sender}`: Postfix writes the null sender of a bounce as MAILER-DAEMON."""
+    from server.cli import main
+
+    ada = table.register("Ada")
+    runner = CliRunner()
+    for sender in ("MAILER-DAEMON", ""):
+        result = runner.invoke(main, ["mail", "ingest", "--recipient", BARE, "--sender", sender],
+                               input=new_solo(ada.email), env=environment(settings))
+        assert result.exit_code == 0, result.output
+        assert "ignored: a null envelope sender" in result.output
+    post.deliver()
+    assert post.mail_to(ada.email) == []

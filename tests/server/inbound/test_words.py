@@ -28,9 +28,36 @@ def test_the_bare_address_lists_a_players_games_with_their_reply_addresses(post,
     assert outcome.status == "answered"
     address = re.search(rf"{duel.game_id} \(your turn\): write to (\S+)", answer).group(1)
     assert address.startswith("play+play-")
-    assert "send `new solo` to play@iridescia.test" in answer
+    assert re.search(r"send `new solo \w{8}` to play@iridescia.test", flat(answer))
     # The listed address plays the game.
     assert post.ingest(reply(duel.mail, duel.first, to=address)).status == "applied"
+
+
+def test_a_new_solo_without_the_players_code_starts_nothing_and_tells_them_the_code(
+        post, table, duel):
+    """Issue 32, M3: with IRIDESCIA_INBOUND_REQUIRE_AUTH=none, mail forged From a player to the
+    bare address made games in their name. The code goes only to the player's own address."""
+    games = len(table_games(post.app))
+    forged = post.ingest(to_bare(duel.player.email, "new solo"))
+    post.deliver()
+    told = flat(answer_to(post, duel.player.email))
+    assert forged.status == "answered" and len(table_games(post.app)) == games
+    assert "No game was started: `new solo` needs your code" in told
+    code = re.search(r"send `new solo (\w{8})`", told).group(1)
+    guessed = post.ingest(to_bare(duel.player.email, "new solo abcdefgh"))
+    assert guessed.status == "answered" and len(table_games(post.app)) == games
+    started = post.ingest(to_bare(duel.player.email, f"new solo {code}"))
+    assert started.status == "created" and len(table_games(post.app)) == games + 1
+
+
+def table_games(app):
+    from sqlmodel import select
+
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import Game
+
+    with session_scope(app_engine(app)) as session:
+        return session.exec(select(Game.id)).all()
 
 
 def test_an_unknown_sender_to_the_bare_address_is_dropped_without_an_answer(post, table):
@@ -94,7 +121,7 @@ def test_unsubscribe_by_the_one_click_link(post, table, duel):
 def strict_app(settings):
     from server import create_app
 
-    return create_app(dict(settings, INBOUND_REQUIRE_AUTH="dkim"))
+    return create_app(dict(settings, INBOUND_AUTHSERV_ID="mx.iridescia.test"))
 
 
 @pytest.fixture
@@ -104,8 +131,9 @@ def limited_app(settings):
     return create_app(dict(settings, INBOUND_RATE_LIMIT=3))
 
 
-def test_required_dkim_is_read_from_the_topmost_authentication_results(post, table, duel,
-                                                                       strict_app):
+def test_dkim_is_read_only_from_the_operators_authserv_id(post, table, duel, strict_app):
+    """Setting IRIDESCIA_INBOUND_AUTHSERV_ID makes dkim the default, and only that id's header
+    counts (issue 32, M8: a topmost header the sender wrote was trusted)."""
     from server.inbound.ingest import ingest
 
     domain = duel.player.email.partition("@")[2]
@@ -114,14 +142,43 @@ def test_required_dkim_is_read_from_the_topmost_authentication_results(post, tab
         "Authentication-Results": f"mx.iridescia.test; dkim=fail header.d={domain}",
         "X-Filler": "x"}) .replace(b"X-Filler: x\n", f"Authentication-Results: evil; dkim=pass "
                                    f"header.d={domain}\n".encode()), app=strict_app)
+    forged_on_top = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": f"evil.example; dkim=pass header.d={domain}"}), app=strict_app)
     other_domain = ingest(reply(duel.mail, duel.first, headers={
         "Authentication-Results": "mx.iridescia.test; dkim=pass header.d=evil.example"}),
         app=strict_app)
-    assert [o.status for o in (missing, forged_below, other_domain)] == ["refused"] * 3
+    assert [o.status for o in (missing, forged_below, forged_on_top, other_domain)] == [
+        "unauthenticated"] * 4
     passed = ingest(reply(duel.mail, duel.first, headers={
         "Authentication-Results": f"mx.iridescia.test; dkim=pass header.d={domain}"}),
         app=strict_app)
     assert passed.status == "applied", passed
+
+
+def test_dkim_without_an_authserv_id_is_a_setting_error_that_says_what_to_set(settings):
+    from server import create_app
+
+    with pytest.raises(ValueError, match="needs IRIDESCIA_INBOUND_AUTHSERV_ID"):
+        create_app(dict(settings, INBOUND_REQUIRE_AUTH="dkim"))
+
+
+def test_forged_mail_neither_uses_up_the_players_limit_nor_mails_them_each_time(
+        post, table, duel, settings):
+    """Issue 32, M4: 61 forgeries locked the player out for an hour, each one answered."""
+    from server import create_app
+    from server.inbound.ingest import ingest
+
+    app = create_app(dict(settings, INBOUND_AUTHSERV_ID="mx.iridescia.test",
+                          INBOUND_RATE_LIMIT=3))
+    domain = duel.player.email.partition("@")[2]
+    sent = post.count()
+    forged = [ingest(to_bare(duel.player.email, "list"), app=app).status for _ in range(6)]
+    post.deliver()
+    assert forged == ["unauthenticated"] * 6
+    assert post.count() == sent + 1  # one answer says why, not six
+    genuine = ingest(reply(duel.mail, duel.first, headers={
+        "Authentication-Results": f"mx.iridescia.test; dkim=pass header.d={domain}"}), app=app)
+    assert genuine.status == "applied", genuine
 
 
 def test_a_sender_over_the_rate_limit_is_recorded_and_ignored(post, table, duel, limited_app):

@@ -48,4 +48,9 @@ def test_the_turn_mail_gives_my_objectives_text_relic_categories_and_tiles_per_g
         assert f"{relic.name} ({relic.category}," in flat
     # The player who moved has one tile: the count by gem is there for their seat.
     assert f"seat {other.seat} tiles {tiles_per_gem(list(other.tiles))}" in flat
-    assert "<h3>Your cards</h3>" in html
+    # Beside the picture (the hex board alone): the relic row with each relic's category, and
+    # my own panel first, with my objectives' text.
+    for relic_id in state.relic_row:
+        relic = RELICS[relic_id]
+        assert f"<li>{relic.name}: " in html and f"pts, {relic.category}</li>" in html
+    assert html.index("(you)</strong>") < html.index("Gem market")

@@ -1,5 +1,7 @@
 """The emails' words: subject, text and HTML parts from the templates."""
 
+import re
+
 from engine.text.board import render_plain
 from server.notifications.render import commands, render
 from tests.client import handmade
@@ -32,9 +34,16 @@ def _context(**changes):
     return context
 
 
+def test_your_turn_email_says_who_plays_at_the_deadline():
+    _, text, html = render("your_turn", _context(stand_in="medium"))
+    assert ("Play by 2026-03-04 12:00 UTC; after that the server plays the turn for you.\n"
+            "Who plays it then: your stand-in, the medium bot.\n") in text
+    assert "Who plays it then: your stand-in, the <strong>medium</strong> bot." in html
+
+
 def test_your_turn_email_tells_what_happened_where_things_stand_and_what_to_type():
     subject, text, html = render("your_turn", _context())
-    assert subject == "Gems of Iridescia k3x9: your turn"
+    assert subject == "Your turn (k3x9)"
     assert (
         "Since your last turn:\n"
         "  Turn 12: Bob\n"
@@ -58,7 +67,7 @@ def test_your_turn_email_tells_what_happened_where_things_stand_and_what_to_type
     assert "https://iridescia.test/games/k3x9" in text
     assert "Hello Ada &lt;Lovelace&gt;," in html and "<Lovelace>" not in html
     assert "<code>iridescia legal k3x9</code>" in html
-    assert "<pre>reveal 3c\nreveal 3c 3d\n" in html
+    assert re.search(r"<pre[^>]*>reveal 3c\nreveal 3c 3d\n", html)
 
 
 def test_a_long_list_of_commands_says_how_many_more_there_are():
@@ -72,7 +81,7 @@ def test_game_over_email_gives_every_players_score_breakdown_and_no_commands():
              "2. Ada: 37 points (37 during the game)"]
     subject, text, html = render("game_over", _context(your_turn=False, scores=scores,
                                                       score_lines=lines, deadline=None))
-    assert subject == "Gems of Iridescia k3x9 is over: Bob won"
+    assert subject == "Game over: Bob won (k3x9)"
     assert ("Final scores:\n  1. Bob (winner): 41 points (30 during the game, 6 tile sets, "
             "5 objective)\n  2. Ada: 37 points (37 during the game)\n") in text
     assert "What you may type" not in text and "<li>2. Ada: 37 points" in html
@@ -82,7 +91,7 @@ def test_played_for_you_email_says_why_and_what_was_played():
     context = _context(your_turn=False, reason="the deadline passed",
                        played=["reveal 2c 2d", "move 2c"])
     subject, text, _ = render("played_for_you", context)
-    assert subject == "Gems of Iridescia k3x9: your turn was played for you"
+    assert subject == "Your turn was played for you (k3x9)"
     assert "was played for you: the deadline passed." in text
     assert "  - move 2c" in text
 
@@ -91,10 +100,23 @@ def test_removal_turn_and_deadline_warning_subjects():
     removal = _context(decision_kind="removal", typed=["remove 6b"],
                        commands=commands("k3x9", "remove 6b"))
     subject, text, _ = render("your_turn", removal)
-    assert subject == "Gems of Iridescia k3x9: your removal turn"
+    assert subject == "Your removal turn (k3x9)"
     assert "In a terminal, put the game after the first word: iridescia remove k3x9 6b" in text
     subject, _, _ = render("deadline_warning", _context())
     assert (
         subject
-        == "Gems of Iridescia k3x9: your turn will be played for you at 2026-03-04 12:00 UTC"
+        == "Your turn will be played for you at 2026-03-04 12:00 UTC (k3x9)"
     )
+
+
+def test_the_turn_subject_tells_the_news_and_the_turn_number():
+    context = _context(headline="Ana restored the Emerald Tablet", turn_number=7)
+    subject, _, _ = render("your_turn", context)
+    assert subject == "Ana restored the Emerald Tablet — your turn 7 (k3x9)"
+
+
+def test_the_html_mail_is_one_column_with_a_language_and_a_viewport():
+    _, _, html = render("your_turn", _context())
+    assert '<html lang="en">' in html
+    assert 'name="viewport" content="width=device-width' in html
+    assert "max-width: 600px" in html

@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 import engine
-from engine.bots import strong
+from engine.bots import hard, strong
 from server.games import service
 from server.scheduler.bot_turns import plan_bot_turns
 from server.scheduler.tick import Ticker
@@ -21,7 +21,7 @@ from tests.server.scheduler.test_rhom_games import _offline_outcome
 @pytest.fixture(autouse=True)
 def quick_search(monkeypatch):
     # The real search, with fewer playouts: the game takes seconds, not minutes.
-    monkeypatch.setattr(strong, "DEFAULT_BUDGET", strong.Budget(playouts=4))
+    monkeypatch.setattr(hard, "HARD_BUDGET", strong.Budget(playouts=4))
 
 
 def test_a_game_with_a_strong_bot_seat_is_played_to_the_end_by_the_scheduler(app, table):

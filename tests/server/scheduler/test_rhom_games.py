@@ -44,7 +44,7 @@ def _removal_after_grace(app, table, ticker, clock, game_id) -> int:
                 Outbox.dedupe_key == f"{game_id}/v{game.version}/your_turn/seat{game.current_seat}"
             )
         ).one()
-    assert told == f"Gems of Iridescia {game_id}: your removal turn"
+    assert told == f"Your removal turn ({game_id})"
     assert game.deadline_at == game.automatic_due_at == game.turn_started_at + timedelta(hours=1)
     clock.now = game.automatic_due_at - timedelta(seconds=1)
     assert ticker.tick().automatic == []

@@ -19,6 +19,7 @@ from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox, User
 from server.users.mail_choices import next_digest, quiet_until
+from tests.server.web.conftest import follow
 
 PARIS = ZoneInfo("Europe/Paris")
 
@@ -103,7 +104,7 @@ def test_a_digest_day_with_three_games_sends_exactly_one_digest(app, table, cloc
     link = re.search(rf"Game {games[0]}: your turn.*?The board: +(\S+)", digest.text_body,
                      re.S).group(1)
     browser = app.test_client()
-    picture = browser.get(urlparse(link).path, follow_redirects=True)
+    picture = browser.get(follow(browser, urlparse(link).path).headers["Location"])
     assert picture.status_code == 200 and picture.mimetype == "image/png"
     assert picture.data.startswith(b"\x89PNG")
     assert app.test_client().get(f"/games/{games[0]}/board.png").status_code == 404  # private

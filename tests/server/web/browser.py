@@ -61,3 +61,39 @@ def chromium(offline_except: str | None = None):
         options.add_argument("--proxy-server=http://0.0.0.0:9")  # nothing goes out by a proxy
         options.add_argument(f"--proxy-bypass-list={offline_except}")
     return webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+
+
+PHONE = (390, 844)
+DESKTOP = (1280, 800)
+AXE = Path(__file__).resolve().parents[3] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def at_size(driver, size: tuple[int, int]) -> None:
+    """The viewport exactly `size` CSS pixels; a phone's (narrow) is a mobile one, which honours
+    the page's viewport tag as a phone does."""
+    width, height = size
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def overflow(driver) -> int:
+    """How many CSS pixels the page is wider than the screen (0: no horizontal scrolling)."""
+    return driver.execute_script(
+        "return Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"
+        " - window.innerWidth")
+
+
+def axe_violations(driver) -> list[dict]:
+    """axe-core's serious and critical violations on the page (its npm package: `make test`
+    installs it with `npm ci`)."""
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make test does)", pytrace=False)
+    driver.execute_script(AXE.read_text() + "\n;window.__axe_loaded = true;")
+    driver.set_script_timeout(60)
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.slice(0, 3).map(n => n.html)}))))"
+        ".catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e)}]));")
+    return [v for v in result if v["impact"] in ("serious", "critical")]

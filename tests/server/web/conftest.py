@@ -3,7 +3,9 @@ through a magic link, and the forms' CSRF token."""
 
 from __future__ import annotations
 
+import itertools
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -51,19 +53,34 @@ def game(client, ada, bob) -> dict:
     return create_started_game(client, [ada, bob], public=True)
 
 
+_LINKS_MADE = itertools.count()
+_FIRST_LINK = datetime.now(UTC)
+
+
 def link_for(app, player: Player, page: str = "/") -> str:
-    """The path of a magic link for `player` (as the emails carry it)."""
+    """The path of a magic link for `player` (as the emails carry it). Each is a new link (a
+    second earlier than the last): a link signs in once."""
     from server.users.sign_in import magic_link
 
+    issued_at = _FIRST_LINK - timedelta(seconds=next(_LINKS_MADE))
     with app.app_context():
-        link = magic_link(player.id, hash_token(player.token), page)
+        link = magic_link(player.id, hash_token(player.token), page, issued_at=issued_at)
         return link.removeprefix(app.config["BASE_URL"].rstrip("/"))
+
+
+def follow(browser, link: str):
+    """Open a sign-in link as a player does: its page, then its button (a POST with the page's
+    CSRF token). The answer to the POST, or to the GET when the link is refused."""
+    shown = browser.get(link)
+    if shown.status_code != 200:
+        return shown
+    return browser.post(link, data={"csrf_token": csrf_token(shown.get_data(as_text=True))})
 
 
 def signed_in(app, player: Player, page: str = "/"):
     """A new browser-like client signed in as `player`."""
     browser = app.test_client()
-    response = browser.get(link_for(app, player, page))
+    response = follow(browser, link_for(app, player, page))
     assert response.status_code == 303, response.get_data(as_text=True)
     return browser
 
@@ -73,12 +90,12 @@ def csrf_token(html: str) -> str:
 
 
 def forms(html: str) -> list[tuple[str, str, str]]:
-    """(button words, command JSON, expected version) of every play form on a page."""
+    """(notation line, command JSON, expected version) of every play form on a page."""
     import html as html_lib
 
     found = re.findall(
         r'name="expected_version" value="(\d+)">\s*<input type="hidden" name="command" '
-        r'value="([^"]*)">\s*<button class="choice">([^<]*)</button>', html)
+        r'value="([^"]*)">.*?<button class="choice[^"]*" data-command="([^"]*)"', html, re.S)
     return [(html_lib.unescape(w), html_lib.unescape(c), v) for v, c, w in found]
 
 

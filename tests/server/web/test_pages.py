@@ -10,7 +10,7 @@ from sqlmodel import select
 from server.storage.db import get_engine, session_scope
 from server.storage.models import Outbox
 from tests.server.play import create_started_game, play_one
-from tests.server.web.conftest import csrf_token, forms, signed_in, whose_turn
+from tests.server.web.conftest import csrf_token, follow, forms, signed_in, whose_turn
 
 
 def test_a_public_game_shows_to_anyone_with_its_board_players_and_turn(client, game):
@@ -19,8 +19,9 @@ def test_a_public_game_shows_to_anyone_with_its_board_players_and_turn(client, g
     html = page.get_data(as_text=True)
     assert "<svg" in html and "Ada" in html and "Bob" in html
     assert " is to play." in html and "Deadline: " in html
-    assert "You are watching (public game)." in html
-    assert "Your move" not in html  # a spectator has no forms
+    assert "You are watching." in html
+    assert forms(html) == []  # a spectator has no forms
+    assert re.search(r'<html lang="en" data-version="\d+" data-status="active"', html)
 
 
 def test_a_private_game_shows_only_to_its_players(app, client, ada, bob, register_eve):
@@ -62,11 +63,15 @@ def test_playing_a_command_from_the_page_moves_the_game_on(app, client, game, ad
     first, _ = whose_turn(client, game["id"], [ada, bob])
     browser = signed_in(app, first)
     html = browser.get(f"/games/{game['id']}").get_data(as_text=True)
-    assert "It is your turn." in html and "Step 1: reveal" in html
+    assert "It is your turn." in html
     choices = forms(html)
     words, command, version = next(c for c in choices if c[0].startswith("reveal "))
     assert re.fullmatch(r"reveal \d[a-g]( \d[a-g])?", words), words
-    # Every legal command has its form, in the words `iridescia legal` prints (once each).
+    hex_name = words.split()[1]
+    # On the board: the hex's own control (or its menu), placed over the hex by board.css.
+    assert re.search(rf'class="(control on-hex|on-hex hex-link) at-{hex_name}"', html)
+    # Every legal command has its form, its notation in data-command as `iridescia legal`
+    # prints it (once each).
     from client.commands.acting import notation_line
 
     legal = client.get(f"/api/v1/games/{game['id']}/legal", headers=first.headers).json
@@ -74,11 +79,12 @@ def test_playing_a_command_from_the_page_moves_the_game_on(app, client, game, ad
     assert sorted(w for w, _c, _v in choices) == sorted(printed)
     answer = browser.post(f"/games/{game['id']}/play", data={
         "csrf_token": csrf_token(html), "command": command, "expected_version": version})
-    assert answer.status_code == 303 and answer.headers["Location"] == f"/games/{game['id']}"
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == f"/games/{game['id']}#board"  # the page keeps its place
     after = client.get(f"/api/v1/games/{game['id']}", headers=first.headers).json
     assert after["version"] > int(version)
     html = browser.get(f"/games/{game['id']}").get_data(as_text=True)
-    assert "Step 2: move" in html  # the next step's forms
+    assert any(w.startswith("move ") for w, _c, _v in forms(html))  # the next step's forms
 
 
 def test_a_stale_form_answers_409_with_what_changed_and_the_new_choices(app, client, game, ada,
@@ -97,29 +103,34 @@ def test_a_stale_form_answers_409_with_what_changed_and_the_new_choices(app, cli
         "csrf_token": csrf_token(html), "command": command, "expected_version": version})
     assert answer.status_code == 409
     page = answer.get_data(as_text=True)
-    assert "Another command landed first." in page
-    assert f"You chose at version {version}" in page
+    assert "Another move landed first." in page
     assert re.search(r"What changed:</p>\s*<ul><li>.+<ul><li>[A-Z]", page)
+    shown = re.sub(r"<[^>]*>", " ", page.split("<main", 1)[1])  # the text, not the markup
+    assert "version" not in shown
     now = client.get(f"/api/v1/games/{game['id']}", headers=ada.headers).json["version"]
     assert forms(page) and all(v == str(now) for _w, _c, v in forms(page))
 
 
-def test_the_replay_steps_through_versions_and_refuses_one_that_is_not_there(client, game, ada,
-                                                                          bob):
+def test_the_replay_steps_by_turn_and_refuses_what_is_not_there(client, game, ada, bob):
     import random
 
     seats = {client.get(f"/api/v1/games/{game['id']}", headers=p.headers).json["my_seat"]: p
              for p in (ada, bob)}
-    for _ in range(3):
-        play_one(client, game["id"], seats, random.Random(5))
+    rng = random.Random(5)
+    for _ in range(30):
+        play_one(client, game["id"], seats, rng)
+    now = client.get(f"/games/{game['id']}").get_data(as_text=True)
+    turns = re.findall(r'<li><a href="\?turn=(\d+)" data-replay>Turn (\d+): ([^<]+)</a>', now)
+    assert len(turns) >= 3 and [int(i) for i, _n, _w in turns] == list(range(1, len(turns) + 1))
+    first = client.get(f"/games/{game['id']}?turn=1").get_data(as_text=True)
+    assert f"Replay of turn {turns[0][1]}." in first and 'data-replay="' in first
+    assert 'href="?turn=2" rel="next"' in first and '<span class="off">Previous turn</span>' in first
+    second = client.get(f"/games/{game['id']}?turn=2").get_data(as_text=True)
+    assert 'href="?turn=1" rel="prev"' in second and 'href="?turn=3" rel="next"' in second
+    assert first != second and forms(first) == []  # nothing is played in a replay
+    refused = client.get(f"/games/{game['id']}?turn=first")
+    assert refused.status_code == 400 and "1 is the first" in refused.get_data(as_text=True)
     version = client.get(f"/api/v1/games/{game['id']}").json["version"]
-    first = client.get(f"/games/{game['id']}?at=1").get_data(as_text=True)
-    assert f"Replay: after event 1 of {version}." in first
-    assert 'href="?at=2" rel="next"' in first and "<span>previous</span>" in first
-    assert f'type="range" name="at" min="1" max="{version}" value="1"' in first
-    second = client.get(f"/games/{game['id']}?at=2").get_data(as_text=True)
-    assert 'href="?at=1" rel="prev"' in second and 'href="?at=3" rel="next"' in second
-    assert first != second
     refused = client.get(f"/games/{game['id']}?at={version + 1}")
     assert refused.status_code == 400
     assert f"from 1 to {version}" in refused.get_data(as_text=True)
@@ -140,9 +151,19 @@ def test_a_finished_game_shows_the_scores_and_the_revealed_seed(client, ada, bob
     assert export["seed"] not in before
     html = client.get(f"/games/{game['id']}").get_data(as_text=True)
     assert "The game is over." in html and "Final scores" in html
-    assert export["seed"] in html and f'/api/v1/games/{game["id"]}/export' in html
+    assert export["seed"] in html and "The seed matches it." in html
+    winners = [s for s in export["outcome"]["seats"] if s["rank"] == 1]
+    names = {p["seat"]: p["name"] for p in export["players"]}
+    heading = re.search(r'<h2 id="over-title" class="winner">([^<]+)</h2>', html).group(1)
+    assert heading.startswith(names[winners[0]["seat"]])  # the winner named first
+    assert f"with {winners[0]['total']} points." in heading
     for seat in export["outcome"]["seats"]:
         assert f"<strong>{seat['total']}</strong>" in html
+    # The download works for anyone on a public game, as the API's export.
+    download = client.get(f"/games/{game['id']}/export")
+    assert download.status_code == 200 and "attachment" in download.headers[
+        "Content-Disposition"]
+    assert download.json["seed"] == export["seed"] and download.json["events"] == export["events"]
 
 
 def test_the_home_page_lists_my_games_with_my_turn_first(app, client, ada, bob):
@@ -150,8 +171,8 @@ def test_the_home_page_lists_my_games_with_my_turn_first(app, client, ada, bob):
     other = create_started_game(client, [ada, bob])
     first, _ = whose_turn(client, other["id"], [ada, bob])
     html = signed_in(app, first).get("/").get_data(as_text=True)
-    assert "Your games" in html and "YOUR TURN" in html
-    ids = re.findall(r'<a href="/games/(\w+)">', html)
+    assert "Your games" in html and "Your turn" in html
+    ids = re.findall(r'<a class="open-game" href="/games/(\w+)">', html)
     assert set(ids) == {waiting["id"], other["id"]}
     mine = [game_id for game_id in ids if _is_turn_of(client, game_id, first)]
     assert ids[: len(mine)] == mine
@@ -177,8 +198,8 @@ def test_asking_for_a_sign_in_link_answers_the_same_and_mails_only_a_registered_
         assert [row.to_email for row in rows] == ["ada@example.org"]
         link = re.search(r"(/sign-in/\S+)", rows[0].text_body).group(1)
     browser = app.test_client()
-    assert browser.get(link).status_code == 303
-    assert "Signed in as <strong class=\"me\">Ada</strong>" in browser.get("/").get_data(
+    assert follow(browser, link).status_code == 303
+    assert 'Signed in as <strong class="me">Ada</strong>' in browser.get("/").get_data(
         as_text=True)
 
 

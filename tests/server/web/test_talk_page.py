@@ -12,7 +12,7 @@ SCRIPT = "<script>alert('x')</script>"
 
 
 def _talk(html: str) -> str:
-    return html.split('<section class="talk" id="talk">')[1].split("</section>")[0]
+    return html.split('<section class="talk" id="talk"')[1].split("</section>")[0]
 
 
 def test_the_page_shows_messages_escaped_and_posts_from_its_form(app, client, game, ada, bob,

@@ -1,16 +1,16 @@
-"""The Undo button: listed among the legal commands with how many steps it takes back, and
+"""The Undo button: in the bar with the end of the turn, saying how many steps it takes back, and
 clicking it goes back to the reveal (the page on both databases, then in real Chromium)."""
 
 from __future__ import annotations
+
+import re
 
 from selenium.webdriver.common.by import By
 
 from tests.server.web.conftest import csrf_token, forms, signed_in, whose_turn
 from tests.server.web.test_in_a_browser import (  # noqa: F401  (fixtures, by name)
-    _buttons,
     _sign_in,
     browser,
-    click,
     site,
     table,
 )
@@ -33,12 +33,17 @@ def test_the_undo_form_takes_the_move_back(app, client, game, ada, bob):
     assert "undo" not in [w for w, _c, _v in forms(page.get(path).get_data(as_text=True))]
     move = play("move ")
     html = page.get(path).get_data(as_text=True)
-    assert "<legend>Undo: take back your last " in html
+    assert re.search(r'<span class="undo-note">Undo takes back \d steps?\.</span>', html)
     assert "undo" in [w for w, _c, _v in forms(html)]
     play("undo")
     html = page.get(path).get_data(as_text=True)
     assert move in [w for w, _c, _v in forms(html)], "the move is offered again"
-    assert "took back" in html and "<legend>Undo" not in html
+    assert "took back" in html and "undo-note" not in html
+
+
+def _command(driver, prefix: str):
+    return [b for b in driver.find_elements(By.CSS_SELECTOR, "button[data-command]")
+            if b.get_attribute("data-command").startswith(prefix)]
 
 
 def test_clicking_undo_in_a_browser(table, browser):  # noqa: F811
@@ -46,14 +51,31 @@ def test_clicking_undo_in_a_browser(table, browser):  # noqa: F811
     first, _ = whose_turn(api, game["id"], [ada, bob])
     _sign_in(browser, app, url, first)
     browser.get(f"{url}/games/{game['id']}")
-    click(browser, _buttons(browser, "reveal ")[0])
-    assert not _buttons(browser, "undo")
-    move = _buttons(browser, "move ")[0]
-    words = move.text
-    click(browser, move)
-    legends = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "fieldset.step legend")]
-    assert any(legend.startswith("Undo: take back your last ") for legend in legends), legends
-    click(browser, _buttons(browser, "undo")[0])
-    assert words in [b.text for b in _buttons(browser, "move ")]
+    browser.execute_script("arguments[0].click()", _command(browser, "reveal ")[0])
+    _wait(browser, lambda: _command(browser, "move "))
+    assert not _command(browser, "undo")
+    move = _command(browser, "move ")[0]
+    words = move.get_attribute("data-command")
+    browser.execute_script("arguments[0].click()", move)
+    _wait(browser, lambda: _command(browser, "undo"))
+    note = browser.find_element(By.CSS_SELECTOR, ".actions .undo-note").text
+    assert re.fullmatch(r"Undo takes back \d steps?\.", note), note
+    _command(browser, "undo")[0].click()
+    _wait(browser, lambda: words in [b.get_attribute("data-command")
+                                     for b in _command(browser, "move ")]
+          or words in browser.page_source)
     recent = browser.find_element(By.CSS_SELECTOR, ".recent").text
     assert "You took back " in recent and "It is your turn." in browser.page_source
+
+
+def _wait(driver, condition) -> None:
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def check(_driver):
+        try:
+            return condition()
+        except StaleElementReferenceException:
+            return False
+
+    WebDriverWait(driver, 20).until(check)

@@ -1,4 +1,5 @@
-"""The game page's webhook form: set, shown to its owner only, removed; the SSRF guard's 422."""
+"""The game's settings page's webhook form: set, shown to its owner only, removed; the SSRF
+guard's 422. The game page itself has no webhook form (settings are off the board)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,11 @@ def public_dns(monkeypatch):
 def test_a_player_sets_and_removes_their_webhook_from_the_game_page(app, client, game, ada, bob,
                                                                     public_dns):
     page_path = f"/games/{game['id']}"
+    settings = f"{page_path}/settings"
     browser = signed_in(app, ada)
-    html = browser.get(page_path).get_data(as_text=True)
+    assert "webhook" not in browser.get(page_path).get_data(as_text=True).split("<main")[1].split(
+        "settings-link")[0].lower()
+    html = browser.get(settings).get_data(as_text=True)
     assert f'action="/games/{game["id"]}/webhook"' in html and "Set the webhook" in html
     token = csrf_token(html)
 
@@ -44,17 +48,19 @@ def test_a_player_sets_and_removes_their_webhook_from_the_game_page(app, client,
     assert re.search(r"shown only now, signs every delivery .*: [0-9a-f]{64}", words)
     assert "https://hooks.example/x?t=&lt;b&gt; (discord)" in words  # escaped
 
-    html = browser.get(page_path).get_data(as_text=True)
+    html = browser.get(settings).get_data(as_text=True)
     assert "POSTed to <code>https://hooks.example/x?t=&lt;b&gt;</code> (discord)" in html
     assert not re.search(r"[0-9a-f]{64}", html.split("<h2>Webhook</h2>")[1].split("</form>")[0])
     # Nobody else sees it: not the other player, not a spectator of the public game.
+    assert "hooks.example" not in signed_in(app, bob).get(settings).get_data(as_text=True)
     assert "hooks.example" not in signed_in(app, bob).get(page_path).get_data(as_text=True)
     spectator = client.get(page_path).get_data(as_text=True)
     assert "hooks.example" not in spectator and "<h2>Webhook</h2>" not in spectator
+    assert client.get(settings).status_code == 401
 
     removed = browser.post(f"{page_path}/webhook/remove", data={"csrf_token": token})
     assert removed.status_code == 303
-    html = browser.get(page_path).get_data(as_text=True)
+    html = browser.get(settings).get_data(as_text=True)
     assert "hooks.example" not in html and "Set the webhook" in html
     assert client.get(f"/api/v1/games/{game['id']}/webhook",
                       headers=ada.headers).status_code == 404

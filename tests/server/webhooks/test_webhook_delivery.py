@@ -218,7 +218,8 @@ def test_an_answer_that_will_not_change_is_parked_at_once(app, table, ticker, cl
 @pytest.mark.parametrize("format", ["discord", "slack"])
 def test_discord_and_slack_get_their_incoming_webhook_bodies(app, table, ticker, clock, sink,
                                                              format):
-    data = table._call("post", "/users", name="Ada <!channel> @everyone", email="ada@example.org")
+    data = table._call("post", "/users", name="Ada <!channel> @everyone [win](https://evil.example)",
+                       email="ada@example.org")
     ada = table.players[data["id"]] = Player(data["name"], data["email"], data["id"], data["token"])
     game_id = table.new_game(ada)
     hook = _hook(table, game_id, ada, sink.url(f"/chat?format={format}"))
@@ -232,7 +233,9 @@ def test_discord_and_slack_get_their_incoming_webhook_bodies(app, table, ticker,
     assert set(body) == ({"content", "allowed_mentions"} if format == "discord" else {"text"})
     assert f"game {game_id}" in words and f"https://iridescia.test/games/{game_id}" in words
     if format == "discord":
-        assert "Ada <!channel> @everyone" in words
+        # The name is shown as typed, never read as markdown: no disguised link (issue 32, L8)
+        assert r"Ada \<!channel\> @everyone \[win\]\(https\://evil.example\)" in words
+        assert "[win](" not in words
         assert body["allowed_mentions"] == {"parse": []}  # a name cannot ping the channel
     else:
         assert "Ada &lt;!channel&gt; @everyone" in words  # nor make Slack mention everyone
@@ -253,6 +256,19 @@ def test_a_delivery_to_a_host_now_private_is_refused_at_delivery(app, table, tic
     with session_scope(app_engine(app)) as session:
         row = session.get(WebhookDelivery, report.parked[0])
     assert "a loopback address" in row.last_error
+
+
+def test_a_host_in_fullwidth_digits_is_delivered_to_as_its_ascii_form(app, table, ticker, clock,
+                                                                     sink):
+    """Issue 32, L6: ``http://１２７.０.０.１:port/`` passed the guard, then every delivery
+    crashed on its Host header and was never parked; it is now sent to 127.0.0.1."""
+    ada = table.register("Ada")
+    game_id = table.new_game(ada)
+    _hook(table, game_id, ada, sink.url(host="\uff11\uff12\uff17\uff0e\uff10\uff0e\uff10\uff0e\uff11"))
+    _pass_turn(table, ticker, game_id)
+    report = ticker.deliver_webhooks()
+    assert report.sent and not report.parked and not report.retrying, report
+    assert sink.received[-1].headers["Host"] == f"127.0.0.1:{sink.port}"
 
 
 def test_removing_a_webhook_stops_its_deliveries(app, table, ticker, clock, sink):

@@ -10,15 +10,17 @@ from server.storage.db import get_engine
 from tests.server.helpers import assert_error
 
 # The digest hour, quiet hours and time zone every account starts with (docs/vacations.md).
-DEFAULT_TIMES = {"digest_hour": 8, "quiet_hours": None, "time_zone": "UTC"}
+DEFAULT_TIMES = {"digest_hour": 8, "quiet_hours": None, "time_zone": "UTC",
+                 "language": None, "tile_sort": "gem", "relic_sort": "gem"}
 
 
 def test_register_returns_a_token_that_authenticates(client, ada):
     me = client.get("/api/v1/users/me", headers=ada.headers)
     assert me.status_code == 200
     assert me.json == {"id": ada.id, "name": "ada", "email": "ada@example.org",
-                       "verified": False,
+                       "verified": False, "email_status": "unconfirmed",
                        "preferences": {"email": "every_turn", "removals": "automatic",
+                                       "stand_in": "hard",
                                        **DEFAULT_TIMES}}
 
 
@@ -71,9 +73,9 @@ def test_preferences_can_be_set(client, ada):
     response = client.patch("/api/v1/users/me/preferences", json={"email": "reminders"},
                             headers=ada.headers)
     assert response.status_code == 200
-    assert response.json["preferences"] == {"email": "reminders", "removals": "automatic", **DEFAULT_TIMES}
+    assert response.json["preferences"] == {"email": "reminders", "removals": "automatic", "stand_in": "hard", **DEFAULT_TIMES}
     assert client.get("/api/v1/users/me", headers=ada.headers).json["preferences"] == {
-        "email": "reminders", "removals": "automatic", **DEFAULT_TIMES}
+        "email": "reminders", "removals": "automatic", "stand_in": "hard", **DEFAULT_TIMES}
     body = assert_error(client.patch("/api/v1/users/me/preferences", json={"email": "daily"},
                                      headers=ada.headers), 422, "email")
     assert "every_turn" in str(body["details"])
@@ -84,10 +86,27 @@ def test_a_player_may_choose_their_own_removals(client, ada):
     response = client.patch("/api/v1/users/me/preferences", json={"removals": "choose"},
                             headers=ada.headers)
     assert response.status_code == 200
-    assert response.json["preferences"] == {"email": "every_turn", "removals": "choose",
+    assert response.json["preferences"] == {"email": "every_turn", "removals": "choose", "stand_in": "hard",
                                             **DEFAULT_TIMES}
     body = assert_error(client.patch("/api/v1/users/me/preferences", json={"removals": "mine"},
                                      headers=ada.headers), 422, "removals")
     assert "automatic" in str(body["details"])
     assert_error(client.patch("/api/v1/users/me/preferences", json={}, headers=ada.headers),
-                 422, "give email, removals, digest_hour, quiet_hours or time_zone")
+                 422, "give email, removals, stand_in, digest_hour, quiet_hours, time_zone, "
+                      "language, "
+                      "tile_sort or relic_sort")
+
+
+def test_a_player_chooses_japanese_and_how_tiles_and_relics_are_sorted(client, ada):
+    response = client.patch("/api/v1/users/me/preferences",
+                            json={"language": "ja", "tile_sort": "region",
+                                  "relic_sort": "category"}, headers=ada.headers)
+    assert response.status_code == 200
+    chosen = client.get("/api/v1/users/me", headers=ada.headers).json["preferences"]
+    assert (chosen["language"], chosen["tile_sort"], chosen["relic_sort"]) == (
+        "ja", "region", "category")
+    for field, wrong, said in (("language", "fr", "en, ja"), ("tile_sort", "colour", "gem, region"),
+                               ("relic_sort", "points", "gem, category")):
+        body = assert_error(client.patch("/api/v1/users/me/preferences", json={field: wrong},
+                                         headers=ada.headers), 422, field)
+        assert said in str(body["details"])

@@ -60,6 +60,15 @@ REFUSED = [
     ("http://224.0.0.1/hook", "a multicast address"),
     ("http://100.64.0.1/hook", "a reserved (non-global) address"),
     ("http://rebind.example/hook", "10.1.2.3, a private address"),
+    # NAT64 and 6to4 forms reach the IPv4 address they carry (issue 32, L7)
+    ("http://[64:ff9b::7f00:1]/hook", "64:ff9b::7f00:1, a loopback address"),
+    ("http://[64:ff9b::a9fe:a9fe]/hook", "a link-local address"),
+    ("http://[64:ff9b::a00:7]/hook", "a private address"),
+    ("http://[64:ff9b:1::a00:7]/hook", "a local-use NAT64 address"),
+    ("http://[2002:7f00:1::]/hook", "2002:7f00:1::, a loopback address"),
+    ("http://[2002:c0a8:101::1]/hook", "a private address"),
+    # fullwidth digits and dots are read as the ASCII address they stand for (L6)
+    ("http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/hook", "127.0.0.1, a loopback address"),
     ("ftp://hooks.example/hook", "starts with https://"),
     ("file:///etc/passwd", "starts with https://"),
     ("https://user:pw@hooks.example/hook", "must not carry a user name or password"),
@@ -160,6 +169,18 @@ def test_the_allow_switch_lets_loopback_through(client, ada):
                                      "8.8.8.8"])
 def test_global_addresses_pass_the_guard(address):
     assert addresses.refusal(address) is None
+
+
+@pytest.mark.parametrize("address", ["64:ff9b::808:808", "2002:808:808::1"])
+def test_nat64_and_6to4_forms_of_a_global_address_pass_the_guard(address):
+    assert addresses.refusal(address) is None
+
+
+def test_a_fullwidth_host_is_checked_and_reached_as_its_ascii_form():
+    """``http://８.８.８.８/`` passed the guard as written, then every delivery crashed on the
+    Host header; the guard now reads it as 8.8.8.8, the address and the name the POST uses."""
+    target = addresses.check("http://\uff18.\uff18.\uff18.\uff18/hook", allow_private=False)
+    assert (target.host, target.address) == ("8.8.8.8", "8.8.8.8")
 
 
 def test_a_delivery_connects_to_the_address_it_checked_and_names_the_host(monkeypatch):

@@ -4,16 +4,16 @@ finished game a game is the rematch of; a finished game's outcome (what the rati
 derived from); the seeks (seats and pace a player wants) that wait for
 their match
 
-Revision ID: 0005_community_seeds
-Revises: 0004_webhooks
+Revision ID: 0008_community_seeds
+Revises: 0007_bots_stand_ins
 Create Date: 2026-12-02 02:40:00
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0005_community_seeds'
-down_revision = '0004_webhooks'
+revision = '0008_community_seeds'
+down_revision = '0007_bots_stand_ins'
 branch_labels = None
 depends_on = None
 
