@@ -8,8 +8,8 @@ game against the Rhom is rated on the track "solo", as a match against the Rhom,
 that track. A rating is provisional until its player has 5 rated games on the track.
 
 Nothing is stored but the games' outcomes: the ratings are folded again when a game ends (the
-number of rated games and when the last of them ended are the cache's key, with the
-database's address), and kept in memory.
+number of rated games, when the last of them ended and the least and greatest game ids
+are the cache's key, with the database's address), and kept in memory.
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def ratings(session: Session) -> Table:
     """The ratings now: folded again only when a game ended since the last fold."""
     connection = sql(session)
     key = (str(connection.engine.url),
-           *connection.execute(_rated(select(func.count(), func.max(Game.finished_at)))).one())
+           *connection.execute(_rated(select(func.count(), func.max(Game.finished_at),
+                                             func.min(Game.id), func.max(Game.id)))).one())
     with _LOCK:
         if _CACHE["key"] == key and _CACHE["table"] is not None:
             return _CACHE["table"]
