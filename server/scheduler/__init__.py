@@ -60,15 +60,16 @@ def _loops(app, clock: Clock) -> tuple[str, list]:
     if app.config.get("IMAP_URL"):  # replies read from a mailbox (server/inbound/imap.py)
 
         loops.append(JobLoop("imap", poller(app), seconds))
-    return ticker.name, loops
+    return ticker.name, loops, ticker.stopping
 
 
 class Scheduler:
     """The running jobs of one scheduler."""
 
-    def __init__(self, name: str, loops: list) -> None:
+    def __init__(self, name: str, loops: list, stopping: threading.Event | None = None) -> None:
         self.name = name
         self.jobs = {loop.name: loop for loop in loops}
+        self.stopping = stopping or threading.Event()
 
     def start(self) -> "Scheduler":
         for loop in self.jobs.values():
@@ -76,6 +77,7 @@ class Scheduler:
         return self
 
     def shutdown(self, wait: bool = True) -> None:
+        self.stopping.set()  # the mail in hand goes out, no more is taken (Ticker.deliver)
         for loop in self.jobs.values():
             loop.stop(wait)
 

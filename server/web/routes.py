@@ -34,7 +34,6 @@ from server.vacations import away
 from server.web.commands import name_or_id
 from server.web.csrf import csrf
 from server.web.game_page import lobby_context, page_context, seat_names, stories
-from server.webhooks import registry
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/web")
@@ -198,7 +197,7 @@ def join_game():
     if not code:
         fail(400, "give the join code from your invitation, like 3bsy9yvi43")
     session = db_session()
-    game = lobby.join(session, user, code, utcnow())
+    game = lobby.join(session, user, code, utcnow(), contribution=request.form.get("word"))
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)
 
@@ -385,33 +384,3 @@ def remove_plan(game_id: str):
     plans.clear(session, game.id, seat)
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)
-
-
-@blp.post("/games/<game_id>/webhook")
-def set_webhook(game_id: str):
-    """The game page's webhook form: PUT /api/v1/games/<id>/webhook's checks and answer."""
-
-    session = db_session()
-    user, game = seated_player(session, game_id)
-    format = request.form.get("format") or None
-    if format not in (None, "json", "discord", "slack"):
-        fail(422, f"format {format!r}: choose JSON, Discord or Slack")
-    url, format = registry.checked((request.form.get("url") or "").strip(), format)
-    hook = registry.set_webhook(session, game, user.id, url, format, utcnow())
-    session.commit()
-    return render_template(
-        "message.html", title="Webhook set", user=user,
-        back=url_for("settings_pages.game_settings", game_id=game.id),
-        message=f"The turns and end of game {game.id} go to {hook.url} ({hook.format}). Its "
-                f"secret, shown only now, signs every delivery (docs/webhooks.md tells how to "
-                f"check it): {hook.secret}")
-
-
-@blp.post("/games/<game_id>/webhook/remove")
-def remove_webhook(game_id: str):
-
-    session = db_session()
-    user, game = seated_player(session, game_id)
-    registry.remove(session, game.id, user.id)
-    session.commit()
-    return redirect(url_for("settings_pages.game_settings", game_id=game.id), 303)

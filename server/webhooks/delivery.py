@@ -111,12 +111,14 @@ def _render(engine, items: list[_Claimed]) -> dict[int, str | Exception]:
 
 def deliver_webhooks(engine, clock: Callable[[], datetime], rng: random.Random | None = None,
                      limit: int = 100, allow_private: bool = False,
-                     timeout: float = 10.0) -> DeliveryReport:
-    """POST up to ``limit`` due deliveries; see the module's docstring."""
+                     timeout: float = 10.0,
+                     stopping: Callable[[], bool] = lambda: False) -> DeliveryReport:
+    """POST up to ``limit`` due deliveries; see the module's docstring. No more is claimed once
+    ``stopping()`` says the scheduler is stopping."""
     rng = rng or random.Random()
     report = DeliveryReport()
     remaining = limit
-    while remaining > 0:
+    while remaining > 0 and not stopping():
         with session_scope(engine) as session:
             items = _claim(session, clock(), min(CLAIM_BATCH, remaining))
         if not items:

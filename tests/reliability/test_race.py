@@ -17,8 +17,10 @@ CLIENTS = 16
 ROUNDS = 3
 
 
-def _race(base: str, game_id: str, player, commands: list[dict], version: int) -> list:
-    """Every client posts its command once the barrier opens; returns (status, body) each."""
+def _race(base: str, game_id: str, player, commands: list[dict], version: int,
+          if_match: bool = False) -> list:
+    """Every client posts its command once the barrier opens; returns (status, body) each.
+    ``if_match``: the version goes in an If-Match header rather than the body."""
     barrier = threading.Barrier(CLIENTS)
     results: list = [None] * CLIENTS
 
@@ -26,9 +28,13 @@ def _race(base: str, game_id: str, player, commands: list[dict], version: int) -
         with requests.Session() as session:
             session.get(f"{base}/api/v1/health", timeout=30)  # connect before the start line
             barrier.wait(timeout=30)
-            response = session.post(
-                f"{base}/api/v1/games/{game_id}/commands", headers=player.headers, timeout=60,
-                json={"command": commands[index % len(commands)], "expected_version": version})
+            command = {"command": commands[index % len(commands)]}
+            if if_match:
+                headers = {**player.headers, "If-Match": f'"{version}"'}
+            else:
+                headers, command["expected_version"] = player.headers, version
+            response = session.post(f"{base}/api/v1/games/{game_id}/commands", headers=headers,
+                                    timeout=60, json=command)
             results[index] = (response.status_code, response.json())
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(CLIENTS)]
@@ -74,3 +80,21 @@ def test_sixteen_clients_at_one_version_one_wins_the_rest_get_409(api, served, d
         assert served_view == engine.view(state, seat)
     print(f"race: {ROUNDS} rounds x {CLIENTS} clients, {ROUNDS} accepted, "
           f"{ROUNDS * (CLIENTS - 1)} refused with 409, log at version {final}, {elapsed:.2f} s")
+
+
+def test_racing_stale_if_match_posts_answer_412(api, served, db, ada, bob):
+    """Issue 32: some of the racing posts that named their version by If-Match answered 409
+    (they passed the check, then lost at the commit); the contract says 412 for all of them."""
+    game_id = api.new_game(ada, [bob])
+    seats = api.seats(game_id, ada, [ada, bob])
+    info = api.ok("GET", f"/games/{game_id}", ada)
+    player = seats[info["current_seat"]]
+    legal = api.ok("GET", f"/games/{game_id}/legal", player)
+    results = _race(served, game_id, player, legal["commands"], legal["version"], if_match=True)
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [201] + [412] * (CLIENTS - 1), statuses
+    [winner] = [body for status, body in results if status == 201]
+    assert all(body["details"]["current_version"] == winner["version"]
+               for status, body in results if status == 412)
+    verify_log(db, game_id)
+    print(f"race with If-Match: 1 accepted, {CLIENTS - 1} refused with 412")

@@ -36,6 +36,19 @@ def expected_version(data: dict, version: int) -> int:
     return version
 
 
+def lost_the_race(current: int) -> None:
+    """Another command landed between the check above and this one's commit: nothing was
+    played. A request that named its version by If-Match gets 412 as if it had arrived a moment
+    later (it was 409 for some racing posts, issue 32); one with ``expected_version`` 409."""
+    header = request.headers.get("If-Match")
+    if header is not None:
+        fail(412, f"the game is at version {current}, If-Match said {header.strip()}: another "
+                  "command landed first; refresh and retry (nothing was played)",
+             current_version=current)
+    fail(409, f"another command landed first; the game is at version {current}: "
+              "refresh and retry", current_version=current)
+
+
 def _tags(header: str) -> list[str]:
     """The versions an If-Match lists (``"12"``, ``"11", "12"``); weak ones as ``W/12``, which
     match no version. 422 for anything else, ``*`` included: it names no version."""

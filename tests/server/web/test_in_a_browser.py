@@ -298,16 +298,22 @@ def test_axe_finds_nothing_serious_on_the_home_lobby_game_and_game_over_pages(si
     api = app.test_client()
     ada = register(api, "Ada", "ada@example.org")
     bob = register(api, "Bob", "bob@example.org")
+    at_size(browser, PHONE)
     browser.get(f"{url}/")
     pages = {"signed out home": axe_violations(browser)}
     _sign_in(browser, app, url, ada)
     pages["home"] = axe_violations(browser)
+    assert_names_only(browser)
     browser.get(f"{url}/games/new")
     pages["new game"] = axe_violations(browser)
+    assert_names_only(browser)
+    shot(browser, "new_game_390")
     opened = api.post("/api/v1/games", json={"seats": 2}, headers=ada.headers).json
     browser.get(f"{url}/games/{opened['id']}")
     pages["lobby"] = axe_violations(browser)
     assert_names_only(browser)
+    assert overflow(browser) <= 0
+    shot(browser, "lobby_390")
     # A removal grace: the players choose their removals (the scheduler has nothing to play).
     game = create_started_game(api, [ada, bob], removal_grace_hours=1)
     browser.get(f"{url}/games/{game['id']}")
@@ -322,7 +328,32 @@ def test_axe_finds_nothing_serious_on_the_home_lobby_game_and_game_over_pages(si
     assert_names_only(browser)
     browser.get(f"{url}/settings")
     pages["settings"] = axe_violations(browser)
+    browser.get(f"{url}/games/{game['id']}/settings")
+    pages["game settings"] = axe_violations(browser)
+    assert_names_only(browser)
     assert {page: found for page, found in pages.items() if found} == {}
+
+
+def test_a_move_on_the_board_is_a_few_presses_of_tab_away_in_board_order(table, browser):
+    from selenium.webdriver.common.keys import Keys
+
+    app, url, api, ada, bob, game = table
+    first, _ = whose_turn(api, game["id"], [ada, bob])
+    _sign_in(browser, app, url, first)
+    browser.get(f"{url}/games/{game['id']}")
+    reached = []
+    for presses in range(1, 40):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        focused = browser.switch_to.active_element
+        command = focused.get_attribute("data-command") or focused.get_attribute("data-menu")
+        if command:
+            reached.append((presses, command))
+            if len(reached) == 3:
+                break
+    assert reached and reached[0][0] <= 8, reached  # the skip link, the header, then the board
+    hexes = [re.search(r"\d[a-g]", c).group(0) for _p, c in reached]
+    rows = [int(h[0]) for h in hexes]
+    assert rows == sorted(rows, reverse=True), hexes  # the top row first, as the board reads
 
 
 def test_the_magic_link_in_an_email_opens_the_private_view(table, browser, tmp_path):
