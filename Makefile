@@ -68,7 +68,7 @@ bench: $(STAMP)
 BABEL := $(BIN)/pybabel
 define catalog
 	mkdir -p $(2)
-	$(BABEL) -q extract -F $(1) -k _ -k lazy_gettext --no-location --sort-output -w 100 \
+	$(BABEL) -q extract -F $(1) -k _ -k _h -k lazy_gettext --no-location --sort-output -w 100 \
 		--project=Iridescia -o $(2)/$(3).pot .
 	test -f $(2)/ja/LC_MESSAGES/$(3).po \
 		|| $(BABEL) -q init -i $(2)/$(3).pot -d $(2) -D $(3) -l ja -w 100
@@ -79,7 +79,7 @@ endef
 
 translations: $(STAMP)
 	$(call catalog,babel.cfg,server/translations,messages)
-	$(call catalog,babel-engine.cfg,server/translations,engine)
+	$(call catalog,babel-engine.cfg,engine/translations,engine)
 	$(call catalog,babel-client.cfg,client/translations,client)
 
 openapi: $(STAMP)

@@ -10,6 +10,7 @@ from client.commands import (
     acting,
     away,
     cards,
+    community,
     following,
     history,
     lobby,
@@ -43,7 +44,7 @@ def cli(ctx: click.Context, profile: str | None, server: str | None) -> None:
 
 
 for module in (account, lobby, looking, cards, talk, following, acting, planning, robots, history,
-               away, webhooks):
+               away, webhooks, community):
     for command in module.COMMANDS:
         cli.add_command(command)
 

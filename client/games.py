@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from client.http import ApiClient
+from client.i18n import engine_catalog
 from engine.text.narrate import narrate
 
 
@@ -94,7 +95,8 @@ def tell(events: list[dict], game: dict, continued_heading: bool = False) -> lis
     for player in game.get("players") or []:
         if player.get("kind") == "rhom" and player.get("seat") is not None:
             names[player["seat"]] = "the Rhom"  # as the rulebook and the emails call it
-    for story in narrate([engine_event(e) for e in events], names, game.get("my_seat")):
+    for story in narrate([engine_event(e) for e in events], names, game.get("my_seat"),
+                         translations=engine_catalog()):
         headed = story.kind != "continued" or continued_heading
         if headed:
             lines.append(story.heading)

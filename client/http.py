@@ -15,6 +15,7 @@ import uuid
 import click
 import requests
 
+from client.i18n import language
 from client.terminal_text import printable, printable_data
 
 API_PREFIX = "/api/v1"
@@ -154,7 +155,9 @@ class ApiClient:
     ):
         """Send one request and return the decoded JSON body (None for an empty body); with
         ``with_headers``, (body, the answer's headers)."""
-        all_headers = {"Accept": "application/json", **(headers or {})}
+        # The server's own words (errors, card texts) in the language of LANG (client/i18n.py).
+        all_headers = {"Accept": "application/json", "Accept-Language": language(),
+                       **(headers or {})}
         if auth:
             if not self.token:
                 raise NotLoggedIn(self.profile)

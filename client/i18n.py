@@ -16,8 +16,11 @@ from pathlib import Path
 
 from babel.support import Translations
 
+import engine
+
 LANGUAGES = ("en", "ja")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+ENGINE_TRANSLATIONS = Path(engine.__file__).resolve().parent / "translations"
 
 
 def language() -> str:
@@ -31,10 +34,16 @@ def language() -> str:
 
 
 @cache
-def _catalog(lang: str) -> NullTranslations:
+def _catalog(lang: str, domain: str = "client") -> NullTranslations:
     if lang == "en":
         return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [lang], domain="client")
+    where = ENGINE_TRANSLATIONS if domain == "engine" else TRANSLATIONS
+    return Translations.load(str(where), [lang], domain=domain)
+
+
+def engine_catalog() -> NullTranslations:
+    """The engine's words (narration, card texts, names) in the language of `LANG`."""
+    return _catalog(language(), "engine")
 
 
 def _(message: str) -> str:

@@ -12,6 +12,7 @@ import io
 from rich.console import Console
 from rich.text import Text
 
+from client.i18n import engine_catalog
 from engine.text.board import WIDTH, Line, view_lines
 
 
@@ -29,4 +30,4 @@ def to_string(lines: list[Line], color: bool) -> str:
 
 def render_view(view: dict, game: dict | None = None, *, color: bool = False,
                 version: int | None = None) -> str:
-    return to_string(view_lines(view, game, version), color)
+    return to_string(view_lines(view, game, version, engine_catalog()), color)

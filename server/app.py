@@ -12,6 +12,9 @@ from flask_smorest import Api
 
 from server import i18n, reactions, wakeups, web
 from server.api import engine_schemas
+from server.api.community.open_routes import blp as finding_blp
+from server.api.community.player_routes import blp as players_blp
+from server.api.community.routes import blp as community_blp
 from server.api.games import paths
 from server.api.games.hint_routes import blp as hint_blp
 from server.api.games.play_routes import blp as play_blp
@@ -39,6 +42,7 @@ from server.http import (
 from server.storage import db, json_codec
 from server.web.account_pages import pages as account_pages
 from server.web.language import page_language
+from server.web.settings import blp as settings_pages
 
 API_PREFIX = "/api/v1"
 
@@ -134,7 +138,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     api.register_blueprint(rules_blp, url_prefix=f"{API_PREFIX}/rules")
     api.register_blueprint(vacations_blp, url_prefix=API_PREFIX)
     api.register_blueprint(notifications_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(community_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(finding_blp, url_prefix=API_PREFIX)
+    api.register_blueprint(players_blp, url_prefix=API_PREFIX)
     app.register_blueprint(account_pages)
+    app.register_blueprint(settings_pages)  # language and display settings (docs/i18n.md)
     app.extensions["iridescia_api"] = api
     if not app.testing:
         _freeze_the_startup_heap()

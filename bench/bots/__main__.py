@@ -4,6 +4,8 @@
     python -m bench.bots --games 10 --workers 1    # quicker, wider intervals
     python -m bench.bots --playouts 32 --json
 
+The ladder of the levels (easy, medium, hard) is `python -m bench.bots.ladder` (docs/bots.md).
+
 Targets (issue 15): strong wins >= 70 % of 2-player games against greedy, beats the Rhom in
 >= 40 % of solo games, and takes <= 1 s a decision on one core. The baseline runs in the same
 invocation, on the same seeds: greedy in the strong seat. Seats alternate between games, so the

@@ -7,6 +7,7 @@ import click
 
 import engine
 from client.app import emit_json, example, json_option
+from client.i18n import engine_catalog
 from engine.text import card_help
 
 
@@ -32,13 +33,13 @@ def explain(name: tuple[str, ...], rules_version: str | None, as_json: bool) -> 
             if as_json:
                 emit_json(card_help.catalogue(rules_version))
                 return
-            lines = card_help.list_lines(rules_version)
+            lines = card_help.list_lines(rules_version, engine_catalog())
         else:
-            cards = card_help.find(wanted, rules_version)
+            cards = card_help.find(wanted, rules_version, None if as_json else engine_catalog())
             if as_json:
                 emit_json(cards)
                 return
-            lines = card_help.explain_lines(cards)
+            lines = card_help.explain_lines(cards, engine_catalog())
     except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
         raise click.ClickException(str(error).strip("'\"")) from None
     for line in lines:

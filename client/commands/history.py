@@ -9,7 +9,6 @@ actor, time). A finished game's log holds the seed, so anyone can check every di
 from __future__ import annotations
 
 import collections
-import hashlib
 import json
 
 import click
@@ -22,9 +21,11 @@ from client.games import engine_event
 from client.http import Stale
 from client.render import render_view
 from client.terminal_text import printable_data
+from engine import audit
 from engine.text.narrate import score_lines
 
-HEADER_FIELDS = ("game_id", "rules_version", "options", "seed", "seed_hash", "players", "outcome")
+HEADER_FIELDS = ("game_id", "rules_version", "options", "seed", "seed_hash", "seed_rule",
+                 "seed_contributions", "players", "outcome")
 
 
 def export_records(export: dict) -> list[dict]:
@@ -41,28 +42,10 @@ def read_log(path: str) -> dict:
             text = handle.read()
     except OSError as exc:
         raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
-    stripped = text.strip()
     try:
-        if stripped.startswith("{") and "\n" not in stripped:
-            lines = [json.loads(stripped)]
-        else:
-            lines = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except ValueError as exc:
-        raise click.ClickException(f"{path} is not a JSON-lines game log: {exc}") from None
-    if len(lines) == 1 and "record" not in lines[0]:
-        return lines[0]
-    export: dict = {"commands": [], "events": []}
-    for number, line in enumerate(lines, start=1):
-        kind = line.pop("record", None) if isinstance(line, dict) else None
-        if kind == "game":
-            export.update(line)
-        elif kind == "command":
-            export["commands"].append(line)
-        elif kind == "event":
-            export["events"].append(line)
-        else:
-            raise click.ClickException(f"{path} line {number}: not a game log record")
-    return export
+        return audit.parse_log(text)
+    except audit.NotALog as exc:
+        raise click.ClickException(f"{path} is {exc}") from None
 
 
 def fetch_log(api, game_id: str) -> tuple[dict, bool]:
@@ -203,94 +186,18 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
                 return
 
 
-def _comparable(event: dict) -> str:
-    return json.dumps(event, sort_keys=True)
-
-
-def _first_difference(stored: dict, produced: dict) -> str:
-    keys = sorted(set(stored) | set(produced))
-    for key in keys:
-        if stored.get(key) != produced.get(key):
-            return f"{key}: the log has {stored.get(key)!r}, the engine decides {produced.get(key)!r}"
-    return "no field differs"
-
-
 class Divergence(click.ClickException):
     def __init__(self, message: str):
         super().__init__(f"DIVERGES: {message}")
 
 
 def verify_export(export: dict) -> list[str]:
-    """Check the seed and re-decide every command; return the OK lines or raise Divergence."""
-
-    seed, published = export.get("seed"), export.get("seed_hash")
-    if not seed:
-        raise Divergence("the log has no seed (only a finished game's log can be verified)")
-    digest = hashlib.sha256(str(seed).encode("utf-8")).hexdigest()
-    if digest != published:
-        raise Divergence(f"sha256(seed) is {digest}, but the published hash is {published}")
-    stored_events = [engine_event(e) for e in export.get("events") or []]
-    # The game is re-decided under the rules version it was played under (the export's; a log
-    # without one names it in its first event), never under this engine's current one.
-    rules_version = export.get("rules_version") or next(
-        (e.get("rules_version") for e in stored_events[:1] if e.get("type") == "game_started"), None)
+    """Check the seed, the players' words and every command (engine/audit.py); the OK lines,
+    or Divergence."""
     try:
-        engine.rules_for(rules_version or "1")
-    except engine.RuleError as exc:
-        raise Divergence(f"the log's rules version cannot be re-decided here: {exc}") from None
-    state, applied = None, 0
-    commands = sorted(export.get("commands") or [], key=lambda c: c["version"])
-    for record in commands:
-        version = record["version"]
-        if version != applied:
-            raise Divergence(
-                f"the command at version {version} follows {applied} events: the log has a gap"
-            )
-        try:
-            command_dict = dict(record["command"])
-            if command_dict.get("type") == "start_game" and rules_version:
-                command_dict.setdefault("rules_version", rules_version)
-            command = engine.command_from_dict(command_dict)
-            produced = engine.decide(state, command, engine.rng_for(seed, version))
-        except engine.RuleError as exc:
-            raise Divergence(
-                f"at version {version} the engine rejects {record['command'].get('type')}: {exc}"
-            ) from None
-        for event in produced:
-            produced_dict = json.loads(json.dumps(engine.event_to_dict(event)))
-            if applied >= len(stored_events):
-                raise Divergence(
-                    f"at version {version} the engine decides event #{applied + 1} "
-                    f"({produced_dict.get('type')}) that the log does not have"
-                )
-            stored = stored_events[applied]
-            if "v" not in stored:
-                produced_dict.pop("v", None)
-            if _comparable(stored) != _comparable(produced_dict):
-                raise Divergence(
-                    f"event #{applied + 1} ({stored.get('type')}), from the "
-                    f"{record['command'].get('type')} command at version {version}: "
-                    + _first_difference(stored, produced_dict)
-                )
-            state = engine.evolve(state, event)
-            applied += 1
-    if applied != len(stored_events):
-        raise Divergence(
-            f"the log has {len(stored_events) - applied} events after the last command"
-        )
-    lines = [
-        f"seed: sha256 matches the published hash {published}",
-        f"rules version: {rules_version or '1'}, the game's",
-        f"commands: {len(commands)} re-decided into {applied} events, identical to the log",
-    ]
-    if export.get("outcome") is not None and state is not None:
-        if not engine.is_terminal(state):
-            raise Divergence("the log has an outcome, but the replayed game is not over")
-        outcome = json.loads(json.dumps(engine.outcome(state).to_dict()))
-        if _comparable(outcome) != _comparable(export["outcome"]):
-            raise Divergence("the final scores differ from the replayed game's")
-        lines.append("final scores: identical to the replayed game's")
-    return lines
+        return audit.verify_export(export)
+    except audit.Diverges as diverges:
+        raise Divergence(diverges.message) from None
 
 
 @click.command()
@@ -300,7 +207,8 @@ def verify_export(export: dict) -> list[str]:
 @pass_app
 @example("iridescia verify --file g7Kq2.jsonl")
 def verify(app: App, path: str, as_json: bool) -> None:
-    """Check the seed against its published hash and re-decide every command offline."""
+    """Check the seed against its published hash, mix in the players' words and re-decide
+    every command offline."""
     try:
         # A log file may come from anyone: what it quotes is printed escaped (terminal_text).
         lines = verify_export(printable_data(read_log(path)))

@@ -8,6 +8,7 @@ import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.webhooks import webhook_lines
+from client.dice_words import random_word
 from engine.bots.levels import NAMES as LEVEL_NAMES
 
 
@@ -146,19 +147,22 @@ def bouncing_warning(app: App) -> None:
 @click.option("--webhook", "webhook_url", metavar="URL",
               help="POST the game's turn changes and end to URL, signed (?format=discord or "
                    "slack on it for those chats). See `iridescia webhook --help`.")
+@click.option("--word", metavar="WORD",
+              help="Your word for the dice, mixed with the server's seed at the start so no one "
+                   "alone chooses the dice. [default: a random word made here]")
 @json_option
 @pass_app
 @example("""
 iridescia new --seats 1
 iridescia new --seats 2 --rhom --mining-cost 3 --deadline-hours 48
-iridescia new --seats 3 --pace 7d
+iridescia new --seats 3 --pace 7d --word tolami-veruko
 iridescia new --seats 3 --bots 1 --bot-level hard
 iridescia new --seats 2 --stand-in medium
 iridescia new --seats 2 --webhook 'https://discord.com/api/webhooks/123/abc?format=discord'
 """)
 def new(app: App, seats, bots, bot_policy, stand_in, rhom, mining_cost, leftover_gems, catapult_4th, public,
         pace, reminder_hours, deadline_hours, absent_after, rhom_delay, removal_grace_hours,
-        webhook_url, as_json) -> None:
+        webhook_url, word, as_json) -> None:
     """Create a game; you take its first seat."""
     if rhom is None:
         rhom = seats == 1
@@ -178,6 +182,7 @@ def new(app: App, seats, bots, bot_policy, stand_in, rhom, mining_cost, leftover
             "catapult_4th": catapult_4th,
         },
         "public": public,
+        "contribution": word or random_word(),
     }
     if bots:
         body.update({"bots": bots, "bot_policy": bot_policy.lower()})
@@ -229,15 +234,19 @@ def invite(app: App, game: str, email: str, as_json: bool) -> None:
 @click.option("--stand-in", "stand_in", type=click.Choice(LEVEL_NAMES, case_sensitive=False),
               help="Who plays your turn in this game when its deadline passes: easy (spends "
                    "nothing), medium or hard. [default: your preference, else hard]")
+@click.option("--word", metavar="WORD",
+              help="Your word for the dice, mixed with the server's seed at the start so no one "
+                   "alone chooses the dice. [default: a random word made here]")
 @json_option
 @pass_app
 @example("""
 iridescia join X7P2QK
 iridescia join X7P2QK --stand-in easy
+iridescia join X7P2QK --word tolami-veruko
 """)
-def join(app: App, code: str, stand_in: str | None, as_json: bool) -> None:
+def join(app: App, code: str, stand_in: str | None, word: str | None, as_json: bool) -> None:
     """Take a seat in the game whose join code is CODE."""
-    body = {"code": code}
+    body = {"code": code, "contribution": word or random_word()}
     if stand_in:
         body["stand_in"] = stand_in.lower()
     game = app.api().post("/games/join", body)

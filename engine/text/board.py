@@ -6,14 +6,18 @@ Shared by `iridescia show` (client/render.py adds colour) and the emails (server
 the client may not import the server nor the server the client, and both already depend on the
 engine, whose view this draws. It is pure: a view (and the players' names) in, lines out. Each
 line is a `Line` of (text, style) spans; the style is only a hint for a terminal, so a line's
-`plain` text is exactly what is drawn without colour.
+`plain` text is exactly what is drawn without colour. Its words come from the reader's catalog
+(`translations`, engine/text/language.py; None: English); a wide (Japanese) character takes two
+columns, and labels are padded by columns, not characters.
 """
 
 from __future__ import annotations
 
 import textwrap
+import unicodedata
 
 from engine.data import GEMS, TILES
+from engine.text.language import ENGLISH, Catalog
 from engine.text.line import Line
 from engine.text.wording import (
     GEM_LETTERS,
@@ -45,6 +49,31 @@ LEGEND = [
     "2c coins  2p points  sd stone die  ░░ face down  ## barricade  · empty",
     "digits after a tile: the seats whose explorers stand there",
 ]
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes: a wide (CJK) character two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` columns."""
+    return text + " " * max(0, width - columns(text))
+
+
+def _wrap_columns(text: str, width: int, first: str, rest: str, breaks: bool) -> list[str]:
+    """textwrap.wrap within `width` columns; Japanese text (no spaces) is cut anywhere."""
+    if columns(text) == len(text):
+        return textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
+                             break_long_words=breaks, break_on_hyphens=False)
+    lines, line = [], first
+    for char in text:
+        if columns(line + char) > width:
+            lines.append(line.rstrip())
+            line = rest
+        line += char
+    lines.append(line.rstrip())
+    return [line.replace("\xa0", " ") for line in lines]
 
 
 def bonus_code(bonus) -> str:
@@ -101,16 +130,17 @@ def hex_cell(cell: dict, viewer) -> Line:
     return text
 
 
-def board_lines(view: dict) -> list[Line]:
+def board_lines(view: dict, translations: Catalog | None = None) -> list[Line]:
+    _ = (translations or ENGLISH).gettext
     rows = sorted(view.get("board") or [], key=lambda row: row["row"], reverse=True)
     widest = max((len(row["hexes"]) for row in rows), default=7)
     lines = []
     previous_region = None
     for row in rows:
-        region = str(row.get("region") or "").capitalize()
+        region = _(str(row.get("region") or "").capitalize())
         label = region if region != previous_region else ""
         previous_region = region
-        line = Line(f"{label:<{LABEL_WIDTH}}", style="bold")
+        line = Line(pad(label, LABEL_WIDTH), style="bold")
         if len(row["hexes"]) < widest:
             line.append(" " * (CELL_WIDTH // 2 * (widest - len(row["hexes"]))))
         cells = [hex_cell(cell, view.get("viewer")) for cell in row["hexes"]]
@@ -120,13 +150,14 @@ def board_lines(view: dict) -> list[Line]:
     return lines
 
 
-def player_names(view: dict, game: dict | None) -> dict[int, str]:
+def player_names(view: dict, game: dict | None,
+                 translations: Catalog | None = None) -> dict[int, str]:
     names = {}
     by_seat = {p.get("seat"): p for p in (game or {}).get("players", [])}
     for player in view.get("players") or []:
         seat = player["seat"]
         if player.get("kind") == "rhom":
-            names[seat] = "the Rhom"
+            names[seat] = (translations or ENGLISH).gettext("the Rhom")
         else:
             name = str(by_seat.get(seat, {}).get("name") or player.get("player_id"))
             names[seat] = name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
@@ -137,7 +168,7 @@ def hold_text(hold: dict) -> str:
     return " ".join(f"{GEM_LETTERS[g]}{hold.get(g, 0)}" for g in GEMS)
 
 
-def tiles_per_gem(tile_ids: list[str]) -> str:
+def tiles_per_gem(tile_ids: list[str], translations: Catalog | None = None) -> str:
     """`A2 C0 E1 S3 wild 1`: a victory pile counted by gem, as the "most ..." objectives and the
     tile sets count it (rainbow tiles and the Iridia Stone are wild)."""
     counts = dict.fromkeys(GEMS, 0)
@@ -150,112 +181,122 @@ def tiles_per_gem(tile_ids: list[str]) -> str:
             wild += 1
         elif tile.gem in counts:
             counts[tile.gem] += 1
-    return " ".join(f"{GEM_LETTERS[g]}{n}" for g, n in counts.items()) + f" wild {wild}"
+    return " ".join(f"{GEM_LETTERS[g]}{n}" for g, n in counts.items()) + " " + (
+        translations or ENGLISH).gettext("wild {count}").format(count=wild)
 
 
 def wrap(label: str, items: list[str], width: int = WIDTH) -> list[str]:
     # Non-breaking spaces keep each name on one line; textwrap only breaks at ASCII whitespace.
     body = ", ".join(item.replace(" ", "\xa0") for item in items) if items else "-"
-    indent = max(12, len(label) + 1)
-    lines = textwrap.wrap(
-        body,
-        width=width,
-        initial_indent=f"{label:<{indent}}",
-        subsequent_indent=" " * indent,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    indent = max(12, columns(label) + 1)
+    lines = _wrap_columns(body, width, pad(label, indent), " " * indent, False)
     return [line.replace("\xa0", " ") for line in lines]
 
 
-def turn_lines(view: dict, names: dict[int, str]) -> list[Line]:
+def turn_lines(view: dict, names: dict[int, str],
+               translations: Catalog | None = None) -> list[Line]:
+    _ = (translations or ENGLISH).gettext
     lines = []
     turn = view.get("turn") or {}
     viewer = view.get("viewer")
     if view.get("over"):
-        lines.append(Line("Game over.", style="bold"))
+        lines.append(Line(_("Game over."), style="bold"))
         return lines
     seat = turn.get("seat")
-    who = f"seat {seat} ({names.get(seat, '?')}{', you' if seat == viewer and seat is not None else ''})"
+    if seat == viewer and seat is not None:
+        who = _("seat {seat} ({name}, you)").format(seat=seat, name=names.get(seat, "?"))
+    else:
+        who = _("seat {seat} ({name})").format(seat=seat, name=names.get(seat, "?"))
     kind = turn.get("kind") or "turn"
     phase = turn.get("phase")
-    text = f"Turn {turn.get('number', '?')}: {who}"
+    text = _("Turn {number}: {who}").format(number=turn.get("number", "?"), who=who)
     if kind == "removal":
-        text += ", removal turn: remove one tile below the Castle"
+        text = _("{turn}, removal turn: remove one tile below the Castle").format(turn=text)
     elif kind == "rhom":
-        text += ", the Rhom's turn"
+        text = _("{turn}, the Rhom's turn").format(turn=text)
     elif phase:
-        text += f", {phase} phase"
+        text = _("{turn}, {phase} phase").format(turn=text, phase=_(phase))
     if turn.get("extra_turn"):
-        text += " (extra turn)"
+        text = _("{turn} (extra turn)").format(turn=text)
     style = "bold reverse" if seat == viewer else "bold"
-    lines += [Line(part, style=style) for part in textwrap.wrap(text, WIDTH, subsequent_indent="  ")]
+    lines += [Line(part, style=style)
+              for part in _wrap_columns(text, WIDTH, "", "  ", True)]
     pending = view.get("pending") or turn.get("pending")
     if pending:
-        lines.append(Line(f"Pending: {describe_pending(pending)}", style="bold yellow"))
+        lines.append(Line(_("Pending: {what}").format(what=describe_pending(pending, translations)),
+                          style="bold yellow"))
     roll = view.get("roll")
     if roll:
-        lines.append(Line(f"Roll: {describe_roll(roll)}", style="bold yellow"))
+        lines.append(Line(_("Roll: {what}").format(what=describe_roll(roll, translations)),
+                          style="bold yellow"))
     return lines
 
 
-def describe_pending(pending: dict) -> str:
+def describe_pending(pending: dict, translations: Catalog | None = None) -> str:
+    t = translations or ENGLISH
     kind = pending.get("kind")
     if kind == "give_gem":
         count = pending.get("count", 1)
-        return f"give away {count} gem{'s' if count != 1 else ''} (the hold takes 7)"
+        return t.ngettext("give away {count} gem (the hold takes 7)",
+                          "give away {count} gems (the hold takes 7)", count).format(count=count)
     if kind == "choose_gem":
-        return "choose the gem of the rainbow tile"
+        return t.gettext("choose the gem of the rainbow tile")
     if kind == "discard_objective":
-        return "discard one of your two secret objectives"
+        return t.gettext("discard one of your two secret objectives")
     if kind == "roll":
-        return "keep or change the roll"
+        return t.gettext("keep or change the roll")
     extra = ", ".join(f"{k} {v}" for k, v in pending.items() if k != "kind")
     return f"{kind}{' (' + extra + ')' if extra else ''}"
 
 
-def describe_roll(roll: dict) -> str:
-    parts = [f"{roll.get('kind', 'roll')}: dice {' '.join(str(d) for d in roll.get('dice') or [])}"]
+def describe_roll(roll: dict, translations: Catalog | None = None) -> str:
+    _ = (translations or ENGLISH).gettext
+    parts = [_("{kind}: dice {dice}").format(kind=_(roll.get("kind", "roll")),
+                                             dice=" ".join(str(d) for d in roll.get("dice") or []))]
     if roll.get("stone"):
-        parts.append(f"stone {' '.join(str(d) for d in roll['stone'])}")
+        parts.append(_("stone {dice}").format(dice=" ".join(str(d) for d in roll["stone"])))
     if roll.get("target") is not None:
-        parts.append(f"needs {roll['target']} or more")
+        parts.append(_("needs {target} or more").format(target=roll["target"]))
     return ", ".join(parts)
 
 
-def market_lines(view: dict) -> list[str]:
+def market_lines(view: dict, translations: Catalog | None = None) -> list[str]:
+    _ = (translations or ENGLISH).gettext
     market = view.get("market") or {}
     values = market.get("gem_values") or {}
     supply = market.get("supply") or {}
     lines = [
-        "Gem market  "
-        + "  ".join(f"{g} {values.get(g, '?')}" for g in GEMS)
-        + f"   stone dice {market.get('stone_dice', '?')}",
-        "Supply      " + "  ".join(f"{g} {supply.get(g, '?')}" for g in GEMS),
+        pad(_("Gem market"), 12)
+        + "  ".join(f"{_(g)} {values.get(g, '?')}" for g in GEMS)
+        + "   " + _("stone dice {count}").format(count=market.get("stone_dice", "?")),
+        pad(_("Supply"), 12) + "  ".join(f"{_(g)} {supply.get(g, '?')}" for g in GEMS),
     ]
-    relics = [relic_label(r) for r in market.get("relics") or []]
-    lines += wrap("Relics", relics + [f"(deck {market.get('relic_deck', '?')})"])
-    items = [item_label(i) for i in market.get("items") or []]
+    relics = [relic_label(r, translations) for r in market.get("relics") or []]
+    lines += wrap(_("Relics"), relics + [_("(deck {count})").format(
+        count=market.get("relic_deck", "?"))])
+    items = [item_label(i, translations) for i in market.get("items") or []]
     lines += wrap(
-        "Items",
-        items
-        + [f"(deck {market.get('item_deck', '?')}, discard {market.get('item_discard', '?')})"],
+        _("Items"),
+        items + [_("(deck {deck}, discard {discard})").format(
+            deck=market.get("item_deck", "?"), discard=market.get("item_discard", "?"))],
     )
-    tokens = [display_name(t) for t in market.get("royalty_tokens") or []]
-    lines += wrap("Royalty", tokens)
+    tokens = [_(display_name(t)) for t in market.get("royalty_tokens") or []]
+    lines += wrap(_("Royalty"), tokens)
     rhom = view.get("rhom")
     if rhom:
-        lines.append(
-            f"Rhom deck   {rhom.get('deck', '?')} cards, next weathervane "
-            f"{rhom.get('next_weathervane', '?')}, last card {rhom.get('last_card') or '-'}"
-        )
+        lines.append(pad(_("Rhom deck"), 12) + _(
+            "{deck} cards, next weathervane {vane}, last card {last}").format(
+            deck=rhom.get("deck", "?"), vane=_(str(rhom.get("next_weathervane", "?"))),
+            last=rhom.get("last_card") or "-"))
     return lines
 
 
 PLAYER_HEADER = "Seat Player        At   Coins Hold         Stone Points Tiles Relics Token"
 
 
-def player_lines(view: dict, names: dict[int, str]) -> list[Line]:
+def player_lines(view: dict, names: dict[int, str],
+                 translations: Catalog | None = None) -> list[Line]:
+    _ = (translations or ENGLISH).gettext
     viewer = view.get("viewer")
     current = (view.get("turn") or {}).get("seat")
     lines = [Line(PLAYER_HEADER, style="bold underline")]
@@ -268,7 +309,7 @@ def player_lines(view: dict, names: dict[int, str]) -> list[Line]:
         if player.get("finished"):
             position = "done"
         coins = "-" if player.get("kind") == "rhom" else str(player.get("coins", 0))
-        token = display_name(player["royalty_token"]) if player.get("royalty_token") else "-"
+        token = _(display_name(player["royalty_token"])) if player.get("royalty_token") else "-"
         row = (
             f"{marker}{seat:<3} {name[:13]:<13} {position:<4} {coins:>5} "
             f"{hold_text(player.get('hold') or {}):<12} {player.get('stone_dice', 0):>5} "
@@ -276,45 +317,52 @@ def player_lines(view: dict, names: dict[int, str]) -> list[Line]:
             f"{len(player.get('relics') or []):>6} {token}"
         )
         lines.append(Line(row, style="bold" if seat == viewer else ""))
-        label = f"  seat {seat}"
+        def label(what: str, seat=seat) -> str:  # noqa: ANN001
+            return "  " + what.format(seat=seat)
         if player.get("iridia_stone"):
-            extras.append(f"{label} found the Iridia Stone")
+            extras.append(label(_("seat {seat} found the Iridia Stone")))
         if player.get("items"):
-            extras += wrap(f"{label} items", [item_label(i) for i in player["items"]])
+            extras += wrap(label(_("seat {seat} items")),
+                           [item_label(i, translations) for i in player["items"]])
         if player.get("tiles"):
-            extras += wrap(f"{label} tiles", [tiles_per_gem(player["tiles"])])
+            extras += wrap(label(_("seat {seat} tiles")),
+                           [tiles_per_gem(player["tiles"], translations)])
         if player.get("relics"):
-            extras += wrap(f"{label} relics", [relic_category(r) for r in player["relics"]])
+            extras += wrap(label(_("seat {seat} relics")),
+                           [relic_category(r, translations) for r in player["relics"]])
         if view.get("over") and player.get("objectives") and seat != viewer:
-            extras += wrap(f"{label} objective", [display_name(o) for o in player["objectives"]])
+            extras += wrap(label(_("seat {seat} objective")),
+                           [_(display_name(o)) for o in player["objectives"]])
         if player.get("reserved_relics"):
-            extras += wrap(
-                f"{label} reserved", [relic_label(r) for r in player["reserved_relics"]]
-            )
+            extras += wrap(label(_("seat {seat} reserved")),
+                           [relic_label(r, translations) for r in player["reserved_relics"]])
     return lines + [Line(line) for line in extras]
 
 
-def own_lines(view: dict) -> list[Line]:
+def own_lines(view: dict, translations: Catalog | None = None) -> list[Line]:
+    _ = (translations or ENGLISH).gettext
     viewer = view.get("viewer")
     if viewer is None:
-        return [Line("You are watching (no seat in this game).", style="dim")]
+        return [Line(_("You are watching (no seat in this game)."), style="dim")]
     me = next((p for p in view.get("players") or [] if p["seat"] == viewer), None)
     if me is None:
         return []
     lines = [
         Line(
-            f"You (seat {viewer}): hold {hold_text(me.get('hold') or {})} "
-            f"({sum((me.get('hold') or {}).values())}/7), coins {me.get('coins', 0)}, "
-            f"stone dice {me.get('stone_dice', 0)}, points {me.get('points', 0)}",
+            _("You (seat {seat}): hold {hold} ({held}/7), coins {coins}, stone dice {dice}, "
+              "points {points}").format(
+                seat=viewer, hold=hold_text(me.get("hold") or {}),
+                held=sum((me.get("hold") or {}).values()), coins=me.get("coins", 0),
+                dice=me.get("stone_dice", 0), points=me.get("points", 0)),
             style="bold",
         )
     ]
     version = view.get("rules_version")
     items = me.get("items") or []
-    lines += _texts("Items", [item_text(i, version) for i in items])
+    lines += _texts(_("Items"), [item_text(i, version, translations) for i in items])
     objectives = me.get("objectives") or []
-    lines += _texts("Objectives" if len(objectives) > 1 else "Objective",
-                    [objective_text(o, version) for o in objectives])
+    lines += _texts(_("Objectives") if len(objectives) > 1 else _("Objective"),
+                    [objective_text(o, version, translations) for o in objectives])
     return lines
 
 
@@ -324,9 +372,7 @@ def _texts(label: str, texts: list[str]) -> list[Line]:
         return [Line(s) for s in wrap(label, [])]
     lines = []
     for text in texts:
-        lines += [Line(s) for s in textwrap.wrap(
-            text, WIDTH, initial_indent=f"{label:<12}", subsequent_indent=" " * 12,
-            break_on_hyphens=False)]
+        lines += [Line(s) for s in _wrap_columns(text, WIDTH, pad(label, 12), " " * 12, False)]
         label = ""
     return lines
 
@@ -334,7 +380,8 @@ def _texts(label: str, texts: list[str]) -> list[Line]:
 OUTCOME_HEADER = "Rank Seat Player        In game Gems Relic sets Tile sets Objective Total"
 
 
-def outcome_lines(view: dict, names: dict[int, str]) -> list[str]:
+def outcome_lines(view: dict, names: dict[int, str],
+                  translations: Catalog | None = None) -> list[str]:
     outcome = view.get("outcome")
     if not outcome:
         return []
@@ -345,7 +392,7 @@ def outcome_lines(view: dict, names: dict[int, str]) -> list[str]:
         (dict(entry, seat=entry.get("seat", index)) for index, entry in enumerate(seats or [])),
         key=lambda e: (e.get("rank", 99), e["seat"]),
     )
-    lines = ["Final scores", OUTCOME_HEADER]
+    lines = [(translations or ENGLISH).gettext("Final scores"), OUTCOME_HEADER]
     for e in entries:
         lines.append(
             f"{e.get('rank', '?'):>4} {e['seat']:>4} {names.get(e['seat'], '?')[:13]:<13} "
@@ -355,39 +402,41 @@ def outcome_lines(view: dict, names: dict[int, str]) -> list[str]:
     return lines
 
 
-def view_lines(view: dict, game: dict | None = None, version: int | None = None) -> list[Line]:
-    names = player_names(view, game)
+def view_lines(view: dict, game: dict | None = None, version: int | None = None,
+               translations: Catalog | None = None) -> list[Line]:
+    _ = (translations or ENGLISH).gettext
+    names = player_names(view, game, translations)
     options = view.get("options") or {}
-    title = "Game" + (f" {game['id']}" if game and game.get("id") else "")
+    title = _("Game {id}").format(id=game["id"]) if game and game.get("id") else _("Game")
     if version is None:
         version = view.get("version")
     if version is not None:
-        title += f", version {version}"
-    rules = (
-        f"(mining cost {options.get('mining_cost', '?')}, leftover gems "
-        f"{options.get('leftover_gems', '?')})"
-    )
-    if len(title) + 1 + len(rules) <= WIDTH:
+        title = _("{title}, version {version}").format(title=title, version=version)
+    rules = _("(mining cost {cost}, leftover gems {leftover})").format(
+        cost=options.get("mining_cost", "?"), leftover=_(str(options.get("leftover_gems", "?"))))
+    if columns(title) + 1 + columns(rules) <= WIDTH:
         lines: list[Line] = [Line(f"{title} {rules}", style="bold")]
     else:
         lines = [Line(title, style="bold"), Line(rules)]
-    lines += turn_lines(view, names)
+    lines += turn_lines(view, names, translations)
     lines.append(Line(""))
-    lines += board_lines(view)
-    lines += [Line(s, style="dim") for s in LEGEND]
+    lines += board_lines(view, translations)
+    lines += [Line(_(s), style="dim") for s in LEGEND]
     lines.append(Line(""))
-    lines += [Line(s) for s in market_lines(view)]
+    lines += [Line(s) for s in market_lines(view, translations)]
     lines.append(Line(""))
-    lines += player_lines(view, names)
+    lines += player_lines(view, names, translations)
     lines.append(Line(""))
-    lines += own_lines(view)
-    outcome = outcome_lines(view, names)
+    lines += own_lines(view, translations)
+    outcome = outcome_lines(view, names, translations)
     if outcome:
         lines.append(Line(""))
         lines += [Line(s, style="bold" if i < 2 else "") for i, s in enumerate(outcome)]
     return lines
 
 
-def render_plain(view: dict, game: dict | None = None, version: int | None = None) -> str:
-    """The view as `iridescia show --no-color` draws it."""
-    return "\n".join(line.plain.rstrip() for line in view_lines(view, game, version))
+def render_plain(view: dict, game: dict | None = None, version: int | None = None,
+                 translations: Catalog | None = None) -> str:
+    """The view as `iridescia show --no-color` draws it, in the catalog's language."""
+    return "\n".join(line.plain.rstrip() for line in view_lines(view, game, version,
+                                                                  translations))

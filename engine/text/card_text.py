@@ -7,11 +7,15 @@ Relics and tiles need no text of their own: their gems, points, category, lead g
 the data itself (`relic_text`, `tile_bonus_text` say them in words).
 
 Where a rules version plays a card differently, `VERSION_TEXTS` holds that version's words.
+
+Every function takes the reader's catalog (engine/text/language.py; None: English): the texts here
+are its messages (engine/text/printed_names.py hands them to Babel).
 """
 
 from __future__ import annotations
 
 from engine.data import ITEMS, OBJECTIVES, RELICS, Tile
+from engine.text.language import ENGLISH, Catalog
 from engine.versions import RULES_VERSION as LATEST
 
 START_OF_TURN = "start of your turn only, before Reveal (green flag)"
@@ -121,49 +125,67 @@ VERSION_TEXTS: dict[str, dict[str, str]] = {
 }
 
 
-def item_text(item_id: str, rules_version: str | None = None) -> tuple[str, str]:
+def item_text(item_id: str, rules_version: str | None = None,
+              translations: Catalog | None = None) -> tuple[str, str]:
     """(timing, effect) of an item under `rules_version` (None: the current one)."""
+    _ = (translations or ENGLISH).gettext
     timing, effect = ITEM_TEXTS[item_id]
-    return timing, VERSION_TEXTS.get(rules_version or "", {}).get(item_id, effect)
+    return _(timing), _(VERSION_TEXTS.get(rules_version or "", {}).get(item_id, effect))
 
 
-def objective_condition(objective_id: str, rules_version: str | None = None) -> str:
-    return OBJECTIVE_TEXTS[objective_id].format(
-        most=_MOST, **WILDS.get(rules_version or "", WILDS[LATEST]))
+def objective_condition(objective_id: str, rules_version: str | None = None,
+                        translations: Catalog | None = None) -> str:
+    _ = (translations or ENGLISH).gettext
+    wilds = {key: _(text) for key, text in WILDS.get(rules_version or "", WILDS[LATEST]).items()}
+    return _(OBJECTIVE_TEXTS[objective_id]).format(most=_(_MOST), **wilds)
 
 
-def and_list(parts: list[str]) -> str:
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+def and_list(parts: list[str], translations: Catalog | None = None) -> str:
+    _ = (translations or ENGLISH).gettext
+    if len(parts) == 1:
+        return parts[0]
+    return _("{items} and {last}").format(items=_(", ").join(parts[:-1]), last=parts[-1])
 
 
-def relic_text(relic_id: str) -> str:
+def relic_text(relic_id: str, translations: Catalog | None = None) -> str:
     """`Jewelry, lead gem amethyst; needs 2 amethyst and 1 citrine; 5 points.`"""
+    _ = (translations or ENGLISH).gettext
     relic = RELICS[relic_id]
     # The lead gem first, as the rulebook's reference guide lists them.
-    needs = and_list([f"{n} {gem}" for gem, n in sorted(relic.requires,
-                                                        key=lambda r: r[0] != relic.lead_gem)])
+    needs = and_list([_("{n} {gem}").format(n=n, gem=_(gem))
+                      for gem, n in sorted(relic.requires, key=lambda r: r[0] != relic.lead_gem)],
+                     translations)
     if relic.category == "iridia":
-        kind = "Iridia (wild: counts as Jewelry, Tech or Lore, and as any lead gem)"
+        kind = _("Iridia (wild: counts as Jewelry, Tech or Lore, and as any lead gem)")
     else:
-        kind = f"{relic.category.capitalize()}, lead gem {relic.lead_gem}"
-    return f"{kind}; needs {needs}; {relic.points} points."
+        kind = _("{category}, lead gem {gem}").format(category=_(relic.category.capitalize()),
+                                                     gem=_(relic.lead_gem or ""))
+    return _("{kind}; needs {needs}; {points} points.").format(kind=kind, needs=needs,
+                                                              points=relic.points)
 
 
-def tile_bonus_text(tile: Tile) -> str:
+def tile_bonus_text(tile: Tile, translations: Catalog | None = None) -> str:
     """The tile's gem and its bonus, gained when an explorer moves onto it."""
+    _ = (translations or ENGLISH).gettext
     if tile.iridia:
-        return ("The Iridia Stone: 10 points and the Iridia Stone token; a rainbow tile for the "
-                "gem gained, for mining and for tile sets; it does not move the gem market.")
-    gem = ("A rainbow tile: choose the gem you gain and mine; wild for tile sets; it does not "
-           "move the gem market." if tile.rainbow else f"Gem: {tile.gem}.")
+        return _("The Iridia Stone: 10 points and the Iridia Stone token; a rainbow tile for the "
+                 "gem gained, for mining and for tile sets; it does not move the gem market.")
+    gem = (_("A rainbow tile: choose the gem you gain and mine; wild for tile sets; it does not "
+             "move the gem market.") if tile.rainbow else _("Gem: {gem}.").format(
+                 gem=_(tile.gem or "")))
     bonus = tile.bonus
     if bonus is None:
-        return f"{gem} No bonus."
+        return _("{gem} No bonus.").format(gem=gem)
     if bonus.kind == "stone_die":
-        return (f"{gem} Bonus: take a stone die from the supply (if one is left) to add to your "
-                "mining rolls.")
-    unit = "coin" if bonus.kind == "coins" else "point"
-    return f"{gem} Bonus: {bonus.amount} {unit}{'s' if bonus.amount != 1 else ''}."
+        return _("{gem} Bonus: take a stone die from the supply (if one is left) to add to your "
+                 "mining rolls.").format(gem=gem)
+    if bonus.kind == "coins":
+        said = (translations or ENGLISH).ngettext("{gem} Bonus: {n} coin.",
+                                                  "{gem} Bonus: {n} coins.", bonus.amount)
+    else:
+        said = (translations or ENGLISH).ngettext("{gem} Bonus: {n} point.",
+                                                  "{gem} Bonus: {n} points.", bonus.amount)
+    return said.format(gem=gem, n=bonus.amount)
 
 
 def missing_texts() -> list[str]:

@@ -43,7 +43,7 @@ from engine.commands import (
     Sell,
     Undo,
 )
-from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
+from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES, display_name
 from engine.text.notation_words import (
     SYNONYMS,
     USAGE,
@@ -59,6 +59,7 @@ from engine.text.notation_words import (
     _player,
     _seat_or_supply,
     _split,
+    _to_id,
     command_word,
     meant_word,
 )
@@ -174,7 +175,18 @@ def _reveal(w, seat, me):
 def _relocate(w, seat, me):
     hex_ = _hex(w, _one(w, "hex"))
     tile = w.option("discard-tile")
-    return Relocate(seat, hex_, None if tile is None else _component(w, tile, TILES, "a tile"))
+    return Relocate(seat, hex_, None if tile is None else _tile(w, tile, me))
+
+
+def _tile(w, text: str, me) -> str:
+    """A tile by id, or by its printed name (`Desert Amethyst`): then one of that name the
+    seat holds (identical tiles are one choice), read from its view."""
+    held = list((me or {}).get("tiles") or [])
+    wanted = " ".join(text.lower().split())
+    named = [tile for tile in held if display_name(tile).lower() == wanted]
+    if named and _to_id(text) not in TILES:
+        return named[0]
+    return _component(w, text, TILES, "a tile")
 
 
 def _give(w, seat, me):
@@ -349,12 +361,13 @@ _CARD_TABLES: dict[type, Mapping] = {Buy: ITEMS, PlayItem: ITEMS, Restore: RELIC
 
 
 def _named_options(words: list[str]) -> list[str]:
-    """Option values that are cards, by name (`--relic 'Book of Iridescia'`)."""
+    """Option values that are cards, by name (`--relic 'Book of Iridescia'`, `--discard-tile
+    'Desert Amethyst'`: a tile's name is read back from the seat's view, which holds it)."""
     named = list(words)
     for at, word in enumerate(named[:-1]):
-        table = {"--relic": RELICS, "--item": ITEMS}.get(word)
+        table = {"--relic": RELICS, "--item": ITEMS, "--discard-tile": TILES}.get(word)
         if table is not None and named[at + 1] in table:
-            named[at + 1] = table[named[at + 1]].name
+            named[at + 1] = display_name(named[at + 1])
     return named
 
 

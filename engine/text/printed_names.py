@@ -1,8 +1,10 @@
-"""Every printed name of engine/data.py as a message of the engine's catalog.
+"""Every printed name of engine/data.py and every card text of engine/text/card_text.py as a
+message of the engine's catalog.
 
-Words.name() and friends translate a name chosen at run time (`_(display_name(id))`), which no
-extractor can find in the source: Babel calls `extract` for engine/data.py (babel-engine.cfg)
-and gets each name, each gem, region, relic category and Rhom icon as a message instead.
+Words.name() and the card texts translate a message chosen at run time (`_(display_name(id))`,
+`_(ITEM_TEXTS[id][1])`), which no extractor can find in the source: Babel calls `extract` for
+engine/data.py (babel-engine.cfg) and gets each name, gem, region, relic category, Rhom icon and
+card text as a message instead.
 """
 
 from __future__ import annotations
@@ -20,8 +22,13 @@ from engine.data import (
     TILES,
     display_name,
 )
+from engine.text import board, card_text
 
 CATEGORIES = ("jewelry", "tech", "lore", "iridia")
+# Words of a view the text board shows as they are: the turn's phases, the kinds of roll, the
+# leftover-gems variant, the Rhom's weathervane.
+VIEW_WORDS = ("reveal", "move", "actions", "restore", "mine", "wishing_well", "roll", "any",
+              "same_type", "left", "right")
 
 
 def printed_names() -> list[str]:
@@ -34,6 +41,17 @@ def printed_names() -> list[str]:
     names.extend(region.capitalize() for region in REGIONS)
     names.extend(CATEGORIES)
     names.extend(card.icon for card in RHOM_CARDS.values())
+    names.extend(category.capitalize() for category in CATEGORIES)
+    for timing, effect in card_text.ITEM_TEXTS.values():
+        names += [timing, effect]
+    names.extend(card_text.OBJECTIVE_TEXTS.values())
+    names.append(card_text._MOST)
+    for wilds in card_text.WILDS.values():
+        names.extend(wilds.values())
+    for texts in card_text.VERSION_TEXTS.values():
+        names.extend(texts.values())
+    names.extend(VIEW_WORDS)
+    names.extend(board.LEGEND)
     return list(dict.fromkeys(names))
 
 

@@ -99,50 +99,63 @@ def gem_list(counts: Mapping[str, int]) -> str:
 GEM_LETTERS = {"amethyst": "A", "citrine": "C", "emerald": "E", "sapphire": "S"}
 
 
-def item_label(item_id: str) -> str:
+def item_label(item_id: str, translations: Catalog | None = None) -> str:
     """`Jolty Jackhammer (2c)`: the name and the price in coins."""
     item = ITEMS.get(item_id)
-    name = component_name(item_id)
+    name = (translations or ENGLISH).gettext(component_name(item_id))
     return f"{name} ({item.cost}c)" if item is not None else name
 
 
-def relic_category(relic_id: str) -> str:
+def relic_category(relic_id: str, translations: Catalog | None = None) -> str:
     """`Sapphire Spyglass (tech)`: a restored relic as the sets and objectives count it."""
+    _ = (translations or ENGLISH).gettext
     relic = RELICS.get(relic_id)
-    name = component_name(relic_id)
-    return f"{name} ({relic.category})" if relic is not None else name
+    name = _(component_name(relic_id))
+    if relic is None:
+        return name
+    return _("{name} ({category})").format(name=name, category=_(relic.category))
 
 
-def relic_label(relic_id: str) -> str:
+def relic_label(relic_id: str, translations: Catalog | None = None) -> str:
     """`Sapphire Spyglass (tech, 1C2S, 5p)`: name, category, the gems it needs, its points."""
+    _ = (translations or ENGLISH).gettext
     relic = RELICS.get(relic_id)
-    name = component_name(relic_id)
+    name = _(component_name(relic_id))
     if relic is None:
         return name
     needs = "".join(f"{count}{GEM_LETTERS[gem]}" for gem, count in relic.requirement().items())
-    return f"{name} ({relic.category}, {needs}, {relic.points}p)"
+    return _("{name} ({category}, {needs}, {points}p)").format(
+        name=name, category=_(relic.category), needs=needs, points=relic.points)
 
 
-def objective_label(objective_id: str) -> str:
+def objective_label(objective_id: str, translations: Catalog | None = None) -> str:
     """`Glimmering Gold (7p)`: the name and the points it scores when met."""
+    _ = (translations or ENGLISH).gettext
     objective = OBJECTIVES.get(objective_id)
-    name = component_name(objective_id)
-    return f"{name} ({objective.points}p)" if objective is not None else name
+    name = _(component_name(objective_id))
+    if objective is None:
+        return name
+    return _("{name} ({points}p)").format(name=name, points=objective.points)
 
 
-def objective_text(objective_id: str, rules_version: str | None = None) -> str:
+def objective_text(objective_id: str, rules_version: str | None = None,
+                   translations: Catalog | None = None) -> str:
     """`Glimmering Gold (7p): The most coins at the end ...` (engine/text/card_text.py)."""
     if objective_id not in OBJECTIVES:
         return component_name(objective_id)
-    return f"{objective_label(objective_id)}: {objective_condition(objective_id, rules_version)}"
+    condition = objective_condition(objective_id, rules_version, translations)
+    return (translations or ENGLISH).gettext("{label}: {text}").format(
+        label=objective_label(objective_id, translations), text=condition)
 
 
-def item_text(item_id: str, rules_version: str | None = None) -> str:
+def item_text(item_id: str, rules_version: str | None = None,
+              translations: Catalog | None = None) -> str:
     """`Jolty Jackhammer (2c): Change one die ... (when: ...)` (engine/text/card_text.py)."""
     if item_id not in ITEMS:
         return component_name(item_id)
-    timing, effect = item_timing_and_effect(item_id, rules_version)
-    return f"{item_label(item_id)}: {effect} When: {timing}."
+    timing, effect = item_timing_and_effect(item_id, rules_version, translations)
+    return (translations or ENGLISH).gettext("{label}: {effect} When: {timing}.").format(
+        label=item_label(item_id, translations), effect=effect, timing=timing)
 
 
 class Words:

@@ -20,7 +20,11 @@ def mail() -> None:
 @click.option("--recipient", "recipients", multiple=True, metavar="ADDRESS",
               help="The envelope recipient (Postfix: ${recipient}); repeatable. Without it the "
                    "Delivered-To, To and Cc headers say.")
-def ingest_command(recipients: tuple[str, ...]) -> None:
+@click.option("--sender", "mail_from", default=None, metavar="ADDRESS",
+              help="The envelope sender (Postfix: ${sender}; the null sender <> of a bounce, "
+                   "empty or Postfix's MAILER-DAEMON, is never answered). Without it the "
+                   "Return-Path header says.")
+def ingest_command(recipients: tuple[str, ...], mail_from: str | None) -> None:
     """Read one message on standard input and act on it, as a mail server's pipe does. Exits
     0 when handled, 67 when it is not addressed to this server (the mail server bounces it),
     75 on a temporary failure such as the database being down (the mail server retries).
@@ -28,7 +32,7 @@ def ingest_command(recipients: tuple[str, ...]) -> None:
     \b
     Example (Postfix master.cf, see deploy/):
         iridescia unix - n n - - pipe
-          user=iridescia argv=/srv/iridescia/.venv/bin/iridescia-server mail ingest --recipient ${recipient}
+          user=iridescia argv=/srv/iridescia/.venv/bin/iridescia-server mail ingest --recipient ${recipient} --sender ${sender}
     """
     from server import create_app
     from server.inbound.ingest import ingest
@@ -40,7 +44,10 @@ def ingest_command(recipients: tuple[str, ...]) -> None:
     except Exception as error:  # a bad setting: the mail server keeps the message and retries
         click.echo(f"iridescia-server mail ingest: {error}", err=True)
         sys.exit(EX_TEMPFAIL)
-    outcome = ingest(raw, app=app, recipients=recipients, way_in="pipe")
+    if mail_from is not None:  # Postfix writes the null sender <> as MAILER-DAEMON
+        mail_from = mail_from.strip().strip("<>")
+        mail_from = "" if mail_from.lower() == "mailer-daemon" else mail_from
+    outcome = ingest(raw, app=app, recipients=recipients, way_in="pipe", mail_from=mail_from)
     click.echo(f"{outcome.status}: {outcome.detail}", err=True)
     sys.exit(outcome.exit_code)
 

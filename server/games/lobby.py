@@ -13,9 +13,9 @@ from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 import engine
-from engine.text.wording import clean
-from server import clock, wakeups
-from server.games import service
+from server import clock
+from server.games import seeding, service
+from server.games.invitations import invitation_text, invite  # noqa: F401 (the lobby's words)
 from server.games.pace import pace_name, time_left
 from server.games.reactions import PlayerLeft, publish
 from server.games.seat_kinds import bot_level, player_id, stand_in
@@ -30,7 +30,7 @@ from server.http.auth import (
 )
 from server.http.errors import fail
 from server.storage.db import sql
-from server.storage.models import Game, Invitation, Outbox, Seat, User, dedupe_key
+from server.storage.models import Game, Seat, User
 
 _ID_ALPHABET = string.ascii_lowercase + string.digits
 # Bot seats are named in the order they were created: "Bot Amber (hard)", ...
@@ -50,13 +50,15 @@ def create_game(session: Session, user: User, data: dict[str, Any], now: datetim
         id=_random_id(8), status="open", public=data["public"], created_by=user.id,
         created_at=now, join_code=_random_id(10), seats=data["seats"], rhom=data["rhom"],
         variants=dict(data["variants"]), seed=seed, seed_hash=seed_hash,
+        seed_rule=seeding.SEED_RULE, rematch_of=data.get("rematch_of"),
         rules_version=data.get("rules_version") or engine.RULES_VERSION,
         **{name: data[name] for name in SETTING_NAMES},
     )
     session.add(game)
     session.flush()
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now,
-                     stand_in=data.get("stand_in")))
+                     stand_in=data.get("stand_in"),
+                     seed_contribution=seeding.checked_contribution(data.get("contribution"))))
     policy = bot_level(data.get("bot_policy"))
     for name in BOT_NAMES[: data.get("bots", 0)]:
         session.add(Seat(game_id=game.id, user_id=None, kind="bot", name=f"Bot {name} ({policy})",
@@ -192,6 +194,7 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
         fail(409, f"waiting for {missing} more player{'s' if missing > 1 else ''} to join",
              joined=len(seated), seats=game.seats)
     seated.sort(key=lambda m: (m.joined_at, m.id or 0))
+    seeding.mix_words(game, seated)  # before the first die is drawn
 
     # The version chosen at creation (a game opened before versions were chosen: the current).
     command = {"type": "start_game", "seat": None, "options": engine_options(game),
@@ -215,9 +218,11 @@ def locked(session: Session, condition: Any) -> Game | None:
 
 
 def join(session: Session, user: User, code: str, now: datetime,
-         stand_in_level: str | None = None) -> Game:
+         stand_in_level: str | None = None, contribution: str | None = None) -> Game:
     """Seat ``user`` in the open game with join code ``code`` (``stand_in_level``: who plays
-    their turns at the deadline in this game; None: their account's choice)."""
+    their turns at the deadline in this game; None: their account's choice), with their word
+    for the dice (``contribution``, server/games/seeding.py)."""
+    word = seeding.checked_contribution(contribution)
     game = locked(session, Game.join_code == code.strip())
     if game is None:
         fail(404, f"no game has the join code {code!r}: check it with whoever invited you")
@@ -227,8 +232,10 @@ def join(session: Session, user: User, code: str, now: datetime,
     if is_full(session, game):
         fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now,
-                     stand_in=stand_in_level))
+                     stand_in=stand_in_level, seed_contribution=word))
     session.flush()
+    if game.rematch_of is not None and is_full(session, game):  # a rematch: all have accepted
+        start_game(session, game, now, f"user:{user.id}")
     return game
 
 
@@ -266,51 +273,6 @@ def leave(session: Session, game_id: str, user: User) -> Game:
     session.add(game)
     session.flush()
     return game
-
-
-def invite(session: Session, game: Game, inviter: User, email: str, base_url: str,
-           now: datetime, mail: bool = True) -> bool:
-    """Record the invitation and, when ``mail`` (server/games/invitation_limits.py), queue its
-    mail unless this game's invitation was queued for the address already. True if queued.
-    A disabled account (by an operator) is sent nothing, invitations included."""
-    invitation = Invitation(game_id=game.id, email=email, invited_by=inviter.id, created_at=now,
-                            mailed=False)
-    session.add(invitation)
-    key = dedupe_key(f"invite:{game.id}:{email}")
-    disabled = session.exec(select(User.id).where(User.email == email,
-                                                  User.disabled_at.is_not(None))).first()
-    if mail and disabled is None and session.exec(
-            select(Outbox).where(Outbox.dedupe_key == key)).first() is None:
-        invitation.mailed = True
-        wakeups.note(session, "mail")
-        session.add(Outbox(
-            dedupe_key=key, game_id=game.id, user_id=None, to_email=email,
-            kind="invitation",
-            subject=f"{clean(inviter.name)} invites you to a game of Gems of Iridescia",
-            text_body=invitation_text(clean(inviter.name), game, email, base_url),
-            status="pending", next_attempt_at=now, created_at=now,
-        ))
-    session.flush()
-    return invitation.mailed
-
-
-def invitation_text(inviter: str, game: Game, email: str, base_url: str) -> str:
-    """How to join by replying (nothing to install) or with the CLI (with the right server)."""
-    server = base_url.rstrip("/")
-    return (
-        f"{inviter} invites you to play Gems of Iridescia ({game.seats} players), "
-        f"game {game.id}.\n\n"
-        "To play by email, reply to this message with the one word\n\n"
-        "    join\n\n"
-        "and you are seated (an account is made for this address). Then every move is a reply\n"
-        "too: each email tells what happened, shows the board and lists what you may type.\n\n"
-        "To play from a terminal instead, with the iridescia command line client:\n\n"
-        f"    iridescia --server {server} register --name YOUR-NAME --email {email}\n"
-        f"    iridescia join {game.join_code}\n\n"
-        f"(the join code is {game.join_code}; the server is {server}).\n\n"
-        f"Or register on the web page, {server}/register?join={game.join_code}, and join with\n"
-        "the code from there.\n"
-    )
 
 
 def is_my_turn(game: Game, seat: Seat | None) -> bool:

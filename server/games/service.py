@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 
 import engine
 from server import wakeups
+from server.games import seeding
 from server.games.cache import CACHE
 from server.games.deferred import deferred_writes, write
 from server.games.reactions import EventsAppended, publish
@@ -147,7 +148,7 @@ def apply_command(
     expected = game.version
     if state_before is None:
         state_before = load_state(session, game, expected)
-    events = engine.decide(state_before, command, engine.rng_for(game.seed, expected))
+    events = engine.decide(state_before, command, engine.rng_for(seeding.dice_seed(game), expected))
     if not events:
         return Applied([], state_before)
     state_after = engine.replay(events, state_before)
@@ -223,7 +224,7 @@ def _lock_game_row(session: Session | Connection, connection: Connection, game_i
 # The columns a command can change on the game row; written by one UPDATE per command.
 _GAME_COLUMNS = ("version", "status", "current_seat", "pending_kind", "turn_started_at",
                  "finished_at", "rules_version", "deadline_at", "next_reminder_at",
-                 "automatic_due_at", "held_since")
+                 "automatic_due_at", "held_since", "outcome")
 # A command's statements, built once and run on the driver's cursor (server/storage/prepared.py).
 _INSERT_EVENTS = Prepared(insert(Event.__table__))
 _INSERT_COMMAND = Prepared(insert(Command.__table__))
@@ -236,6 +237,7 @@ def _set_turn_columns(game: Game, state_after: Any, now: datetime, same_turn: bo
     if engine.is_terminal(state_after):
         game.status, game.current_seat, game.pending_kind = "finished", None, None
         game.finished_at = now
+        game.outcome = engine.outcome(state_after).to_dict()
     else:
         game.status = "active"
         game.current_seat = engine.current_player(state_after)

@@ -1,8 +1,9 @@
 """English and Japanese (issue 30): the catalogs, a reader's language and dates in its words.
 
-Two Babel domains live in server/translations/<lang>/LC_MESSAGES/: `messages` (the pages, mails,
-answers; Flask-Babel's gettext in templates) and `engine` (narration, card texts, printed names;
-passed to engine/text as a gettext-like object, since the engine reads no file). The .mo files
+Two Babel domains: `messages` in server/translations/<lang>/LC_MESSAGES/ (the pages, mails,
+answers; Flask-Babel's gettext in templates) and `engine` in engine/translations/ (narration, card
+texts, printed names; passed to engine/text as a gettext-like object, since the engine reads no
+file: the server and the command line load it). The .mo files
 are committed beside their .po so a fresh clone runs as it is (tests/server/i18n checks they are
 compiled from the .po and that no message lacks its Japanese).
 
@@ -14,7 +15,8 @@ compiled from the .po and that no message lacks its Japanese).
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
+from datetime import UTC, datetime
 from functools import cache
 from gettext import NullTranslations
 from pathlib import Path
@@ -23,9 +25,12 @@ from babel import Locale
 from babel import dates as babel_dates
 from babel.support import Translations
 
+import engine
+
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 DEFAULT = "en"
 TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
+ENGINE_TRANSLATIONS = Path(engine.__file__).resolve().parent / "translations"
 NAMES = {"en": "English", "ja": "日本語"}
 
 
@@ -68,7 +73,8 @@ def best_match(accept_language: str | None) -> str:
 def _load(language: str, domain: str) -> NullTranslations:
     if language == DEFAULT:
         return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [language], domain=domain)
+    where = ENGINE_TRANSLATIONS if domain == "engine" else TRANSLATIONS
+    return Translations.load(str(where), [language], domain=domain)
 
 
 def catalog(language: str | None) -> NullTranslations:
@@ -82,12 +88,47 @@ def engine_catalog(language: str | None) -> NullTranslations:
 
 
 def format_datetime(moment: datetime, language: str | None, zone: str | None = None) -> str:
-    """`moment` in `zone` (IANA name; UTC by default) as `language` writes a date and time:
-    "Dec 2, 2026, 3:00 PM" / "2026/12/02 15:00"."""
+    """`moment` in `zone` (IANA name; UTC by default) as `language` writes a date and time,
+    with the zone: "Dec 24, 2026, 3:00 PM (UTC)" / "2026/12/25 0:00 (Asia/Tokyo)"."""
     tz = babel_dates.get_timezone(zone or "UTC")
-    return babel_dates.format_datetime(moment, "medium", tzinfo=tz,
-                                       locale=Locale.parse(normal(language)))
+    locale = Locale.parse(normal(language))
+    pattern = locale.datetime_formats["medium"]
+    day = babel_dates.format_date(moment.astimezone(tz), "medium", locale=locale)
+    hour = babel_dates.format_time(moment, "short", tzinfo=tz, locale=locale)
+    return pattern.replace("{1}", day).replace("{0}", hour) + f" ({zone or 'UTC'})"
 
 
 def gettext(language: str | None, message: str) -> str:
     return catalog(language).gettext(message)
+
+
+def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
+    """Marks a message for the catalog where it is written; it is translated where shown."""
+    return message
+
+
+_SPAN = re.compile(r"(\d+) (day|hour|minute)s?")
+_UNITS = {"day": "日", "hour": "時間", "minute": "分"}
+
+
+def time_left(text: str | None, language: str | None) -> str | None:
+    """server.games.pace.time_left's words ("2 days 4 hours left") in `language`."""
+    if text is None or normal(language) == "en":
+        return text
+    if text == "due now":
+        return "期限です"
+    if text == "under a minute left":
+        return "残り1分未満"
+    return "残り" + "".join(f"{n}{_UNITS[unit]}" for n, unit in _SPAN.findall(text))
+
+
+def deadline(text: str | None, language: str | None, zone: str | None = None) -> str | None:
+    """A deadline the notices wrote as "2026-12-24 15:00 UTC", in `language`'s way and the
+    reader's time zone (English keeps the notices' own form)."""
+    if text is None or normal(language) == "en":
+        return text
+    try:
+        moment = datetime.strptime(text, "%Y-%m-%d %H:%M UTC").replace(tzinfo=UTC)
+    except ValueError:
+        return text
+    return format_datetime(moment, language, zone)

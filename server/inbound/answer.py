@@ -13,20 +13,22 @@ from datetime import datetime
 from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
 import engine
-from engine.text import card_help
+from engine.text import card_help, notation
 from engine.text.narrate import narrate_lines
+from server import i18n
 from server.games import service
+from server.i18n import N_
 from server.inbound.letter import Letter
 from server.inbound.table_words import HELP as TABLE_HELP
 from server.notifications.context import _score_lines, board_for, seat_names, typed_lines
-from server.notifications.render import TEMPLATES, answer_html
+from server.notifications.render import TEMPLATES, answer_html, words
 from server.storage.models import Game, Outbox
 from server.users.sign_in import magic_link
 
 _environment = Environment(loader=FileSystemLoader(TEMPLATES), undefined=StrictUndefined,
                            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
 
-HELP = """The words you can send, one per line (a # starts a comment):
+HELP = N_("""The words you can send, one per line (a # starts a comment):
     reveal HEX [HEX], move HEX, mine, keep, end ...   a game command, as listed below
     show      the board (every answer shows it anyway)
     legal     what you may type now
@@ -39,35 +41,50 @@ HELP = """The words you can send, one per line (a # starts a comment):
     stop      no more email about this game
     unsubscribe   no more email at all
 {table_words}
+Japanese verbs work too, the rest of the line the same:
+    {synonyms}
 To the bare address (no +code): `new solo` starts a game against the Rhom; anything else
-lists your games with the address to reply to for each.""".replace("{table_words}", TABLE_HELP)
+lists your games with the address to reply to for each.""")
+
+
+def help_text(language: str | None = None) -> str:
+    """The answer to `help`, in the reader's language."""
+    return i18n.gettext(language, HELP).replace(
+        "{table_words}", i18n.gettext(language, TABLE_HELP)).replace(
+        "{synonyms}", ", ".join(f"{ja} {en}" for ja, en in notation.SYNONYMS.items()))
 
 
 def _quoted(line) -> str:
     return f'line {line.number}, "{line.text}"'
 
 
-def game_context(session, game: Game, seat: int, name: str) -> dict:
+def game_context(session, game: Game, seat: int, name: str, reader: dict | None = None) -> dict:
     """The board (as `iridescia show --no-color` draws it), scores and what the player may type,
-    at the game's version: the renderers of the game's own emails (server.notifications)."""
+    at the game's version: the renderers of the game's own emails (server.notifications).
+    `reader`: the player's language, tile_sort and relic_sort (docs/i18n.md)."""
 
+    reader = reader or {}
+    language = reader.get("language")
     state = service.load_state(session, game)
     if state is None:
         return {"board": "", "score_lines": [], "legal": [],
-                "waiting": f"Game {game.id} has not started yet: you will get an email when it "
-                           "does."}
-    view = engine.view(state, seat)
+                "waiting": i18n.gettext(language, N_(
+                    "Game {game} has not started yet: you will get an email when it does.")
+                ).format(game=game.id)}
+    view = engine.view(state, seat, tile_sort=reader.get("tile_sort"),
+                       relic_sort=reader.get("relic_sort"))
     names = seat_names(session, game, game.version)
     over = engine.is_terminal(state)
     legal = [] if over else typed_lines(state, seat, names)
     waiting = ""
     if over:
-        waiting = f"Game {game.id} is over."
+        waiting = i18n.gettext(language, N_("Game {game} is over.")).format(game=game.id)
     elif not legal:
         to_act = engine.current_player(state)
-        waiting = (f"It is {names.get(to_act, 'someone else')}'s turn now; you will get an email "
-                   "when it is yours.")
-    return {"board": board_for(view, game, game.version, names),
+        waiting = i18n.gettext(language, N_(
+            "It is {name}'s turn now; you will get an email when it is yours.")).format(
+            name=names.get(to_act, i18n.gettext(language, N_("someone else"))))
+    return {"board": board_for(view, game, game.version, names, language),
             "score_lines": _score_lines(state, names) if over else [], "legal": legal,
             "waiting": waiting, "view": view, "names": names}
 
@@ -81,17 +98,23 @@ def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:
         return None
     link = magic_link(user.id, user.token_hash, f"/games/{game.id}")
     picture = magic_link(user.id, user.token_hash, f"/games/{game.id}/board.png")
-    return answer_html(f"Gems of Iridescia {game.id}", text, link, picture, context.get("board"))
+    language = getattr(user, "language", None)
+    return answer_html(i18n.gettext(language, N_("Gems of Iridescia {game}")).format(game=game.id),
+                       text, link, picture, context.get("board"), language)
 
 
-def describe_events(session, game: Game, rows: list[dict], seat: int) -> list[str]:
-    """The applied commands' events told as the player may know them (engine/text/narrate.py)."""
+def describe_events(session, game: Game, rows: list[dict], seat: int,
+                    language: str | None = None) -> list[str]:
+    """The applied commands' events told as the player may know them (engine/text/narrate.py),
+    in their language."""
 
     names = seat_names(session, game, game.version)
-    return narrate_lines([row["payload"] for row in rows], names, seat)
+    return narrate_lines([row["payload"] for row in rows], names, seat,
+                         translations=i18n.engine_catalog(language))
 
 
-def run_sections(session, game: Game, seat: int, report, planned) -> dict:
+def run_sections(session, game: Game, seat: int, report, planned,
+                 language: str | None = None) -> dict:
     """What the run of the reply's lines adds to the answer: the interruption answers never
     asked for, what changed since a stale email (narrated as this seat may know it), the plan
     kept, the cards explained."""
@@ -99,7 +122,9 @@ def run_sections(session, game: Game, seat: int, report, planned) -> dict:
     explained = []
     for wanted in report.explained:
         try:
-            explained += card_help.explain_lines(card_help.find(wanted, game.rules_version))
+            cards = i18n.engine_catalog(language)
+            explained += card_help.explain_lines(
+                card_help.find(wanted, game.rules_version, cards), cards)
         except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
             explained.append(f"explain {wanted}: {str(error).strip(chr(39) + chr(34))}")
         explained.append("")
@@ -108,7 +133,9 @@ def run_sections(session, game: Game, seat: int, report, planned) -> dict:
     return {
         "caught_up": report.caught_up,
         "unused": [line.text for line in report.unused],
-        "changed": narrate_lines(report.changed, names, seat) if report.changed else [],
+        "changed": narrate_lines(report.changed, names, seat,
+                                 translations=i18n.engine_catalog(language))
+        if report.changed else [],
         "plan": planned if isinstance(planned, list) else [],
         "plan_refused": planned if isinstance(planned, str) else "",
         "explained": [line for line in explained[:-1]] if explained and not explained[-1]
@@ -116,7 +143,7 @@ def run_sections(session, game: Game, seat: int, report, planned) -> dict:
     }
 
 
-def render_answer(**values) -> str:
+def render_answer(language: str | None = None, **values) -> str:
     context = {"intro": "", "said": [], "skipped_before": [], "applied": [], "refused": "", "reason": "",
                "not_run": [], "skipped_after": [], "happened": [], "help": "", "board": "",
                "score_lines": [], "legal": [], "waiting": "", "name": "", "caught_up": False,
@@ -127,7 +154,7 @@ def render_answer(**values) -> str:
         line if line.startswith(" ") else
         textwrap.fill(line, 76, break_long_words=False, break_on_hyphens=False)
         for line in context["intro"].splitlines())
-    return _environment.get_template("answer.txt").render(context)
+    return _environment.get_template("answer.txt").render(dict(context, **words(language)))
 
 
 _REPLY_PREFIXES = re.compile(r"^(\s*(re|aw|sv|fw|fwd)\s*:\s*)+", re.I)

@@ -12,11 +12,18 @@ from werkzeug.exceptions import HTTPException
 
 from engine.text.wording import clean
 from server.api.games.schemas import GameCreateSchema
-from server.games import lobby
+from server.games import lobby, seeding
 from server.http.auth import hash_token, new_token
 from server.inbound import answer, solo_code
+from server.inbound.community_words import (
+    answer_join_code,
+    answer_open_games,
+    answer_rematch,
+    wants_open_games,
+    wants_rematch,
+)
 from server.inbound.games_list import list_games
-from server.inbound.lines import read_lines, split_around_commands, split_said
+from server.inbound.lines import join_word, read_lines, split_around_commands, split_said
 from server.inbound.play import line_key, run_lines
 from server.inbound.record import Outcome, close, finish
 from server.mail import reply_addresses
@@ -111,6 +118,8 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
         return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
                       now)
     said, lines = split_said(read_lines(letter.lines, seat.seat, names))
+    if wants_rematch(lines):
+        return answer_rematch(app, db, record_id, letter, user, game.id, now)
     told = _post_said(app, db, game.id, user.id, letter.message_key, said, now)
     before, to_run, after = split_around_commands(lines)
     commands = [line for line in to_run if line.kind != "word"]
@@ -126,12 +135,15 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
                            to_run, now, names)
     with session_scope(db) as session:
         game = session.get(Game, game.id)
-        context = answer.game_context(session, game, seat.seat, user.name) if seat.seat is not None \
-            else {}
+        reader = _reader(session.get(User, user.id))  # as the lines may have just set it
+        language = reader["language"]
+        context = answer.game_context(session, game, seat.seat, user.name, reader) \
+            if seat.seat is not None else {}
         intro = " ".join(report.notes) or _stopped_note(report.words) or (
             "" if to_run or said else "Your mail had no command in it.")
-        run = answer.run_sections(session, game, seat.seat, report, planned)
+        run = answer.run_sections(session, game, seat.seat, report, planned, language)
         text = answer.render_answer(
+            language,
             name=user.name,
             intro=intro,
             said=told,
@@ -141,9 +153,9 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             reason=report.reason or "",
             not_run=[line.text for line in report.not_run],
             skipped_after=[line.text for line in after],
-            happened=answer.describe_events(session, game, report.events, seat.seat)
+            happened=answer.describe_events(session, game, report.events, seat.seat, language)
             if report.events else [],
-            help=answer.HELP if "help" in report.words else "",
+            help=answer.help_text(language) if "help" in report.words else "",
             **run,
             **context,
         )
@@ -163,6 +175,12 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             version=game.version, seat=seat.seat,
             html_body=answer.html_with_picture(text, context, game, user))
     return _outcome(status, detail)
+
+
+def _reader(user: User) -> dict:
+    """The player's language and display settings, which their answer follows."""
+    return {"language": user.language, "tile_sort": user.tile_sort,
+            "relic_sort": user.relic_sort}
 
 
 def _keep_plan(db, game_id: str, seat: int, user_id: int, commands: list, now: datetime):
@@ -224,15 +242,18 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
             # The invitation's signed address was mailed to this address only: it is theirs,
             # and whoever registered it unconfirmed loses the token (server/users).
             session.add(user)
+        word = join_word(letter.lines)
+        # A word that is no word is refused with the account kept (it proved the address).
+        refused = seeding.contribution_problem(word)
         game = session.get(Game, token.game_id)
-        try:
-            lobby.join(session, user, game.join_code, now)
-            refused = None
-        except HTTPException as error:
-            refused = (getattr(error, "data", None) or {}).get("message") or str(error)
-            session.rollback()
         if refused is None:
-            _seated(session, record_id, letter, user, game, now)
+            try:
+                lobby.join(session, user, game.join_code, now, contribution=word)
+            except HTTPException as error:
+                refused = (getattr(error, "data", None) or {}).get("message") or str(error)
+                session.rollback()
+            if refused is None:
+                _seated(session, record_id, letter, user, game, now)
     if refused is not None:
         # Answered once this session is closed: on SQLite its open transaction would hold the
         # lock the refusal's own write waits for (issue 32, M5: 10 s, then a 451).
@@ -278,7 +299,8 @@ def _dropped(db, record_id, letter, detail: str):
 
 
 def _bare(app, db, record_id, letter, user_id: int, now: datetime):
-    """To the bare address: `new solo` starts a solo game; anything else lists the games."""
+    """To the bare address: `new solo` starts a solo game, `open` lists the open games, `join
+    CODE` joins one; anything else lists the player's games."""
 
     codes = solo_code.asked(letter.lines)
     if codes:
@@ -288,6 +310,11 @@ def _bare(app, db, record_id, letter, user_id: int, now: datetime):
                                                        token_hash):
             return _new_solo(db, record_id, letter, user_id, now)
         return list_games(app, db, record_id, letter, user_id, now, asked_solo=True)
+    if wants_open_games(letter.lines):
+        return answer_open_games(app, db, record_id, letter, user_id, now)
+    code = join_word(letter.lines)
+    if code:
+        return answer_join_code(app, db, record_id, letter, user_id, code, now)
     return list_games(app, db, record_id, letter, user_id, now)
 
 

@@ -18,7 +18,7 @@ from server.inbound.table_words import is_table_word
 
 # The mail words beyond the game's commands (docs/mail.md); `board` is `show`.
 MAIL_WORDS = ("show", "board", "legal", "help", "join", "new solo", "stop", "unsubscribe",
-              "plan clear")
+              "plan clear", "rematch")
 # Words followed by what they are about: `explain wishing well`.
 WORDS_WITH_ARGUMENT = ("explain",)
 
@@ -102,3 +102,13 @@ def split_around_commands(lines: list[Line]) -> tuple[list[Line], list[Line], li
         return lines, [], []
     first, last = acting[0], acting[-1]
     return lines[:first], lines[first:last + 1], lines[last + 1:]
+
+
+def join_word(texts: list[str]) -> str | None:
+    """The word for the dice a player wrote after `join` (``join tolami-veruko``): the rest of
+    the first line that starts with `join`; None when there is none."""
+    for raw in texts:
+        first, _, rest = raw.split("#", 1)[0].strip().partition(" ")
+        if first.lower().strip(" .!") == "join":
+            return rest.strip() or None
+    return None

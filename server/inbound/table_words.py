@@ -1,6 +1,7 @@
 """The mail words about time away and mail: `vacation until 2026-12-24`, `vacation end`,
-`pause`, `resume` (server/vacations), and `notify every|digest [HOUR]|reminders|none`
-(server/users/mail_choices.py). Each is done in a transaction of its own and answered with
+`pause`, `resume` (server/vacations), `notify every|digest [HOUR]|reminders|none`
+(server/users/mail_choices.py), and the reader's language and display settings: `language
+ja|en`, `tiles gem|region`, `relics gem|category` (docs/i18n.md). Each is done in a transaction of its own and answered with
 one sentence: what it did, or why not (the API's 4xx message)."""
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from datetime import date, datetime
 from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
+from server import i18n
+from server.i18n import N_
 from server.storage.db import session_scope
 from server.storage.models import Game, Seat, User
 from server.users.mail_choices import choose_by_words
@@ -19,13 +22,23 @@ from server.vacations import away, pauses
 PATTERN = re.compile(
     r"vacation until \d{4}-\d{2}-\d{2}|vacation end|pause|resume"
     r"|notify (every|every turn|digest( \d{1,2})?|reminders|none)( here)?"
+    r"|language (en|ja)|tiles (gem|region)|relics (gem|category)"
 )
-HELP = """    vacation until 2026-12-24   away until that day: your turns wait, no reminders
+HELP = N_("""    vacation until 2026-12-24   away until that day: your turns wait, no reminders
     vacation end   back early
     pause     ask to pause this game (it pauses when every player has); resume: start it again
     notify every | notify digest 8 | notify reminders | notify none
               which mail you get (add `here` for this game only): every turn, one digest a
-              day at 8 (your time zone), only reminders, or nothing"""
+              day at 8 (your time zone), only reminders, or nothing
+    language ja | language en   the language of your mails, answers and pages (日本語)
+    tiles gem | tiles region    your tiles sorted by the gem on them or by region
+    relics gem | relics category   your relics sorted by gem type or by category""")
+
+# The mail words of the reader's settings: the word, the User column, the sentence that says it.
+SETTINGS = {"language": ("language", N_("Your mails, answers and pages are now in {value}.")),
+            "tiles": ("tile_sort", N_("Your tiles are now sorted by {value}.")),
+            "relics": ("relic_sort", N_("Your relics are now sorted by {value}."))}
+SORT_WORDS = {"gem": N_("gem"), "region": N_("region"), "category": N_("category")}
 
 
 def is_table_word(words: str) -> bool:
@@ -55,6 +68,15 @@ def _act(session, user: User, game_id: str | None, words: str, now: datetime) ->
     if words.startswith("notify"):
 
         return choose_by_words(session, user, game_id, words, now)
+    word, _, value = words.partition(" ")
+    if word in SETTINGS:
+        column, said = SETTINGS[word]
+        setattr(user, column, value)
+        session.add(user)
+        language = user.language  # the answer is in the language just chosen
+        shown = (i18n.NAMES[value] if word == "language"
+                 else i18n.gettext(language, SORT_WORDS[value]))
+        return i18n.gettext(language, said).format(value=shown)
     if words == "vacation end":
         away.end_vacation(session, user, now)
         return "Welcome back: your turns' clocks run again, with the time they had left."

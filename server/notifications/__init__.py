@@ -224,13 +224,16 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
         for game in session.exec(select(Game).where(Game.id.in_({r.game_id for r in rows})))
     }
 
-    users = {
-        user_id: (name, token_hash, preference)
-        for user_id, name, token_hash, preference in session.exec(
-            select(User.id, User.name, User.token_hash, User.email_preference)
-            .where(User.id.in_({r.user_id for r in rows}))
-        ).all()
-    }
+    users = {}
+    readers = {}  # each recipient's language and display settings (docs/i18n.md)
+    for user_id, name, token_hash, preference, language, zone, tiles, relics in session.exec(
+        select(User.id, User.name, User.token_hash, User.email_preference, User.language,
+               User.time_zone, User.tile_sort, User.relic_sort)
+        .where(User.id.in_({r.user_id for r in rows}))
+    ).all():
+        users[user_id] = (name, token_hash, preference)
+        readers[user_id] = {"language": language, "time_zone": zone, "tile_sort": tiles,
+                            "relic_sort": relics}
     names = {user_id: user[0] for user_id, user in users.items()}
     rendered: dict[int, tuple[str, str, str] | Exception] = {}
     for row in rows:
@@ -252,12 +255,14 @@ def render_messages(session, rows: list[Outbox]) -> dict[int, tuple[str, str, st
                 row.extra,
                 user_id=row.user_id,
                 queued_at=row.created_at,
+                reader=readers.get(row.user_id),
             )
             if row.user_id in users:  # how to change what they get: a word, or one click
                 _name, token_hash, preference = users[row.user_id]
                 context["choice"] = DESCRIBED.get(preference, preference)
                 context["choices"] = links_for(row.user_id, token_hash, preference, game.id)
-            subject, text, html = render(row.kind, context)
+            language = (readers.get(row.user_id) or {}).get("language")
+            subject, text, html = render(row.kind, context, language)
             rendered[row.id] = (subject[:200], text, html)
         except Exception as error:  # one notice that cannot be rendered must not stop the rest
             log.exception("mail %s to %s cannot be rendered", row.dedupe_key, row.to_email)

@@ -20,7 +20,10 @@ from engine.text import notation
 from engine.text.board import render_plain
 from engine.text.narrate import narrate, score_lines
 from engine.text.wording import item_text, objective_text
+from server import i18n
 from server.config import Settings
+from server.games.seat_kinds import stand_in
+from server.games.table import table_of
 from server.messages.service import since_last_turn, told_line
 from server.notifications.board_text import board_sides, picture_words
 from server.notifications.headline import news
@@ -118,16 +121,21 @@ def _seat_names(session, game: Game) -> dict[int, str]:
 
 
 def happened_since_last_turn(
-    session, game: Game, version: int, seat: int, names: dict[int, str]
+    session, game: Game, version: int, seat: int, names: dict[int, str],
+    language: str | None = None,
 ) -> list[str]:
     """What happened after the player's own last command, up to and including `version`, told
     as they may know it (engine/text/narrate.py): turn headings, then indented sentences."""
     lines: list[str] = []
-    for story in narrate(events_since_last_turn(session, game, version, seat), names, seat):
+    # Within 80 columns once the template indents them; a Japanese character takes two.
+    wide = i18n.normal(language) == "ja"
+    for story in narrate(events_since_last_turn(session, game, version, seat), names, seat,
+                         translations=i18n.engine_catalog(language)):
         lines.append(story.heading)
-        for sentence in story.sentences:  # within 80 columns once the template indents them
-            lines += textwrap.wrap(sentence, 76, initial_indent="  ", subsequent_indent="    ",
-                                   break_long_words=False, break_on_hyphens=False)
+        for sentence in story.sentences:
+            lines += textwrap.wrap(sentence, 38 if wide else 76, initial_indent="  ",
+                                   subsequent_indent="    ", break_long_words=wide,
+                                   break_on_hyphens=False)
     return lines
 
 
@@ -163,7 +171,7 @@ def events_since_last_turn(session, game: Game, version: int, seat: int) -> list
     return list(reversed(rows))
 
 
-def own_cards(view: dict, seat: int) -> list[str]:
+def own_cards(view: dict, seat: int, language: str | None = None) -> list[str]:
     """The texts of the recipient's own objectives and items (engine/text/card_text.py): the text part
     has them in its board; the HTML part, whose board is a picture, lists them."""
 
@@ -171,8 +179,12 @@ def own_cards(view: dict, seat: int) -> list[str]:
     if me is None:
         return []
     version = view.get("rules_version")
-    return ([f"Objective: {objective_text(o, version)}" for o in me.get("objectives") or []]
-            + [f"Item: {item_text(i, version)}" for i in me.get("items") or []])
+    cards = i18n.engine_catalog(language)
+    _ = i18n.catalog(language).gettext
+    return ([_("Objective: {text}").format(text=objective_text(o, version, cards))
+             for o in me.get("objectives") or []]
+            + [_("Item: {text}").format(text=item_text(i, version, cards))
+               for i in me.get("items") or []])
 
 
 def table_talk(session, game: Game, user_id: int | None, seat: int, version: int) -> dict:
@@ -197,11 +209,13 @@ def typed_lines(state, seat: int, names: dict[int, str] | None = None) -> list[s
     return list(dict.fromkeys(lines))
 
 
-def board_for(view: dict, game: Game, version: int, names: dict[int, str]) -> str:
+def board_for(view: dict, game: Game, version: int, names: dict[int, str],
+              language: str | None = None) -> str:
     """The board as `iridescia show --no-color` draws it (one renderer for both)."""
 
     players = [{"seat": seat, "name": name} for seat, name in names.items()]
-    return render_plain(view, {"id": game.id, "players": players}, version)
+    return render_plain(view, {"id": game.id, "players": players}, version,
+                        i18n.engine_catalog(language))
 
 
 def _scores(state, names: dict[int, str]) -> list[dict]:
@@ -236,19 +250,24 @@ def build_context(
     extra: dict | None = None,
     user_id: int | None = None,
     queued_at: datetime | None = None,
+    reader: dict | None = None,
 ) -> dict:
     """The context of the `kind` notice to the player `name` at `seat`, about the game as it was
     at `version` (`state` is the engine state there). `extra` holds what was known only when the
-    notice was queued: the deadline it quotes, the reason and commands of a turn played for them."""
+    notice was queued: the deadline it quotes, the reason and commands of a turn played for them.
+    `reader` holds the recipient's language, time_zone, tile_sort and relic_sort (docs/i18n.md)."""
 
     extra = dict(extra or {})
-    deadline = extra.pop("deadline", None)
-    left = extra.pop("time_left", None)
+    reader = reader or {}
+    language = reader.get("language")
+    deadline = i18n.deadline(extra.pop("deadline", None), language, reader.get("time_zone"))
+    left = i18n.time_left(extra.pop("time_left", None), language)
     names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)
     your_turn = not over and kind in TURN_KINDS and engine.current_player(state) == seat
-    view = engine.view(state, seat)
+    view = engine.view(state, seat, tile_sort=reader.get("tile_sort"),
+                       relic_sort=reader.get("relic_sort"))
     typed = typed_lines(state, seat, names) if your_turn else []
     return {
         "game_id": game.id,
@@ -264,12 +283,14 @@ def build_context(
         "decision_kind": decision_kind,
         "deadline": deadline if your_turn else None,
         "time_left": left if your_turn else None,
-        "happened": happened_since_last_turn(session, game, version, seat, names),
-        "headline": news(events_since_last_turn(session, game, version, seat), names, seat),
+        "stand_in": _stand_in_of(session, game, seat) if your_turn and deadline else None,
+        "happened": happened_since_last_turn(session, game, version, seat, names, language),
+        "headline": news(events_since_last_turn(session, game, version, seat), names, seat,
+                         language),
         "turn_number": (view.get("turn") or {}).get("number"),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
-        "board": board_for(view, game, version, names),
-        "own_cards": own_cards(view, seat),
+        "board": board_for(view, game, version, names, language),
+        "own_cards": own_cards(view, seat, language),
         **table_talk(session, game, user_id, seat, version),
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),
@@ -281,3 +302,9 @@ def build_context(
         "commands": commands(game.id, (typed_lines(state, seat) or [None])[0] if typed else None),
         **extra,
     }
+
+
+def _stand_in_of(session, game: Game, seat: int) -> str | None:
+    """The bot level that plays `seat`'s turn if its deadline passes (a human's only)."""
+    row = next((s for s in table_of(session, game)[0] if s.seat == seat), None)
+    return stand_in(row.stand_in) if row is not None and row.kind == "human" else None

@@ -10,28 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.text.wording import component_name, the
+from engine.text.wording import Words
+from server import i18n
+from server.i18n import N_
 
-# Most telling first: the first kind found among the events gives the headline.
+# Most telling first: the first kind found among the events gives the headline. Each is a
+# message of the catalog; `{who}` is a name, the others printed names in the reader's language.
 _NEWS = (
-    ("game_ended", lambda e, who: "the game is over"),
-    ("relic_restored", lambda e, who: f"{who} restored {the(e['relic'])}"),
-    ("royalty_token_taken", lambda e, who: f"{who} reached the Castle"),
-    ("iridia_stone_taken", lambda e, who: f"{who} took the Iridia Stone"),
-    ("item_bought", lambda e, who: f"{who} bought {the(e['item'])}"),
-    ("item_played", lambda e, who: f"{who} played {the(e['item'])}"),
-    ("relic_reserved", lambda e, who: f"{who} reserved {the(e['relic'])}"),
-    ("tile_collected", lambda e, who: f"{who} collected the {component_name(e['tile'])} tile"),
-    ("tile_removed", lambda e, who: f"{who} removed the tile at {e['hex']}"),
+    ("game_ended", N_("the game is over"), lambda e, w: {}),
+    ("relic_restored", N_("{who} restored {relic}"), lambda e, w: {"relic": w.the(e["relic"])}),
+    ("royalty_token_taken", N_("{who} reached the Castle"), lambda e, w: {}),
+    ("iridia_stone_taken", N_("{who} took the Iridia Stone"), lambda e, w: {}),
+    ("item_bought", N_("{who} bought {item}"), lambda e, w: {"item": w.the(e["item"])}),
+    ("item_played", N_("{who} played {item}"), lambda e, w: {"item": w.the(e["item"])}),
+    ("relic_reserved", N_("{who} reserved {relic}"), lambda e, w: {"relic": w.the(e["relic"])}),
+    ("tile_collected", N_("{who} collected the {tile} tile"),
+     lambda e, w: {"tile": w.name(e["tile"])}),
+    ("tile_removed", N_("{who} removed the tile at {hex}"), lambda e, w: {"hex": e["hex"]}),
 )
-_ORDER = {kind: rank for rank, (kind, _) in enumerate(_NEWS)}
+_ORDER = {kind: rank for rank, (kind, *_said) in enumerate(_NEWS)}
 # Subjects are kept short enough for a phone's list of mail.
 LONGEST = 110
 
 
-def news(events: Iterable[Mapping], names: Mapping[int, str], seat: int | None) -> str | None:
+def news(events: Iterable[Mapping], names: Mapping[int, str], seat: int | None,
+         language: str | None = None) -> str | None:
     """The headline of what the others (not `seat`) did in `events`, None when nothing telling
-    happened. The latest of the most telling kind wins."""
+    happened, in `language`. The latest of the most telling kind wins."""
     best: tuple[int, int, Mapping] | None = None
     for index, event in enumerate(events):
         kind = event.get("type")
@@ -43,13 +48,17 @@ def news(events: Iterable[Mapping], names: Mapping[int, str], seat: int | None) 
     if best is None:
         return None
     event = best[2]
-    who = names.get(event.get("seat"), "someone")
-    return _NEWS[best[0]][1](event, who)
+    _kind, said, values = _NEWS[best[0]]
+    who = names.get(event.get("seat"), i18n.gettext(language, N_("someone")))
+    words = Words(i18n.engine_catalog(language))
+    return i18n.gettext(language, said).format(who=who, **values(event, words))
 
 
-def subject_with_news(headline: str | None, what: str, game_id: str) -> str:
+def subject_with_news(headline: str | None, what: str, game_id: str,
+                      language: str | None = None) -> str:
     """"HEADLINE — WHAT (GAME)", or "WHAT (GAME)" when there is no news; capitalised."""
-    text = f"{headline} — {what}" if headline else what
+    text = i18n.gettext(language, N_("{news} — {what}")).format(news=headline, what=what) \
+        if headline else what
     text = text[:1].upper() + text[1:]
     if len(text) > LONGEST:
         text = text[:LONGEST - 1].rstrip() + "…"

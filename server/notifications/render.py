@@ -1,13 +1,17 @@
 """Emails from Jinja2 templates: a subject, a text part and an HTML part for one notice.
 
-`render(kind, context)` is pure; `context` is a plain dict built by server.notifications.context
-(see there for its keys).
+`render(kind, context, language)` is pure; `context` is a plain dict built by
+server.notifications.context (see there for its keys). The templates write their words with
+`_("...")` (text) and `_h("...", name=value)` (HTML: the message escaped, the values escaped
+unless they are markup already), looked up in the recipient's language's catalog (server/i18n).
 """
 
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 
+from server import i18n
 from server.notifications.headline import subject_with_news
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "email"
@@ -35,48 +39,82 @@ def commands(game_id: str, example_line: str | None) -> dict:
     }
 
 
-def subject(kind: str, context: dict) -> str:
+def _(message: str) -> str:
+    """Marks a message for the catalog; it is looked up when the template shows it."""
+    return message
+
+
+# The mail choices' words (server/users/mail_choices.DESCRIBED), shown in every game mail's
+# footer: marked here so the catalog has them; the templates show `_(choice)`.
+CHOICE_WORDS = (_("a mail every turn"), _("one digest a day"), _("reminders only"),
+                _("no mail"))
+
+
+def words(language: str | None) -> dict:
+    """The templates' gettext for `language`: `_` for text, `_h` for HTML."""
+    catalog = i18n.catalog(language)
+
+    def text(message: str, **values) -> str:
+        translated = catalog.gettext(message)
+        return translated.format(**values) if values else translated
+
+    def html(message: str, **values) -> Markup:
+        return escape(catalog.gettext(message)).format(**values)
+
+    return {"_": text, "_h": html, "language": i18n.normal(language)}
+
+
+def subject(kind: str, context: dict, language: str | None = None) -> str:
     """A subject that tells the news: what the others did that matters most since the
     recipient's last turn, then what the mail asks of them, then the game (a mail client
-    threads by the headers, not by the subject)."""
+    threads by the headers, not by the subject). In the recipient's language."""
+    _ = words(language)["_"]
     game_id = context["game_id"]
     headline = context.get("headline")
     number = context.get("turn_number")
-    turn = f"your turn {number}" if number else "your turn"
+    turn = _("your turn {number}").format(number=number) if number else _("your turn")
     if kind == "game_started":
-        what = "the game has started" + (f", {turn}" if context["your_turn"] else "")
-        return subject_with_news(None, f"Gems of Iridescia: {what}", game_id)
+        if context["your_turn"]:
+            what = _("Gems of Iridescia: the game has started, {turn}").format(turn=turn)
+        else:
+            what = _("Gems of Iridescia: the game has started")
+        return subject_with_news(None, what, game_id)
     if kind == "your_turn":
-        what = "your removal turn" if context["decision_kind"] == "removal" else turn
-        return subject_with_news(headline, what, game_id)
+        what = _("your removal turn") if context["decision_kind"] == "removal" else turn
+        return subject_with_news(headline, what, game_id, language)
     if kind == "reminder":
-        return subject_with_news(None, f"Reminder: {turn} is waiting", game_id)
+        return subject_with_news(None, _("Reminder: {turn} is waiting").format(turn=turn),
+                                 game_id)
     if kind == "deadline_warning":
-        return subject_with_news(None, f"{turn} will be played for you at "
-                                       f"{context['deadline']}", game_id)
+        return subject_with_news(None, _("{turn} will be played for you at {deadline}").format(
+            turn=turn, deadline=context["deadline"]), game_id)
     if kind == "played_for_you":
-        return subject_with_news(None, "your turn was played for you", game_id)
+        return subject_with_news(None, _("your turn was played for you"), game_id)
     if kind == "game_over":
-        winners = " and ".join(s["name"] for s in context["scores"] if s["rank"] == 1)
-        return subject_with_news(None, f"Game over: {winners or 'nobody'} won", game_id)
+        winners = _(" and ").join(s["name"] for s in context["scores"] if s["rank"] == 1)
+        if not winners:
+            return subject_with_news(None, _("Game over: nobody won"), game_id)
+        return subject_with_news(None, _("Game over: {winners} won").format(winners=winners),
+                                 game_id)
     raise ValueError(f"unknown notification kind {kind!r}")
 
 
-def render(kind: str, context: dict) -> tuple[str, str, str]:
-    """(subject, text body, HTML body)."""
-    values = dict(context, kind=kind)
+def render(kind: str, context: dict, language: str | None = None) -> tuple[str, str, str]:
+    """(subject, text body, HTML body), in `language` (None: English)."""
+    values = dict(context, kind=kind, **words(language))
     text = _environment.get_template("notification.txt").render(values)
     html = _environment.get_template("notification.html").render(values)
-    return subject(kind, context), text, html
+    return subject(kind, context, language), text, html
 
 
-def render_template(name: str, context: dict) -> str:
+def render_template(name: str, context: dict, language: str | None = None) -> str:
     """A template of its own (the daily digest) rendered with `context`."""
-    return _environment.get_template(name).render(context)
+    return _environment.get_template(name).render(dict(context, **words(language)))
 
 
 def answer_html(subject: str, text: str, link: str | None = None,
-                picture_link: str | None = None, board: str | None = None) -> str:
+                picture_link: str | None = None, board: str | None = None,
+                language: str | None = None) -> str:
     """The HTML part of an answer to a reply by mail: its text, in the phone-wide column of the
     game's mails, with a link to the game's page. No picture inline, and the text board (`board`,
     when the text holds it) a link to the board's picture instead: an answer stays under 12 KB
@@ -87,4 +125,4 @@ def answer_html(subject: str, text: str, link: str | None = None,
         cut = True
     return _environment.get_template("answer.html").render(
         subject=subject, before=before, after=after, board_cut=cut, link=link,
-        picture_link=picture_link)
+        picture_link=picture_link, **words(language))

@@ -39,6 +39,7 @@ import engine
 from engine.bots.policies import automatic_command
 from engine.text import notation
 from server import wakeups
+from server.games import seeding
 from server.games.cache import CACHE
 from server.games.deferred import DeferredWrites, LostGameRow, deferring
 from server.games.due_times import HUMAN_DECISIONS, update_due_times
@@ -78,7 +79,7 @@ class AutomaticTurn:
 
 def _rng(game: GameRow) -> random.Random:
     # Seeded by the game's secret and version: replaying the decision gives the same turn.
-    return random.Random(f"{game.seed}/auto/{game.version}")
+    return random.Random(f"{seeding.dice_seed(game)}/auto/{game.version}")
 
 
 def play_due_turns(db, now: datetime, budget=None) -> list[AutomaticTurn]:
@@ -339,7 +340,8 @@ def _play_bot(session, game: GameRow, state, seat: int, now: datetime, plans: di
     row = session.exec(select(Seat).where(Seat.game_id == game.id, Seat.seat == seat)).one()
     commands = plans.get((game.id, game.version))
     if commands is None:
-        commands = bot_turn(game.seed, game.version, state, seat, row.bot_policy)
+        commands = bot_turn(seeding.dice_seed(game), game.version, state, seat,
+                            row.bot_policy)
     turn = AutomaticTurn(game.id, seat, "bot", game.version)
     for command in commands:
         turn.commands.append(engine.command_to_dict(command))

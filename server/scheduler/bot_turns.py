@@ -16,6 +16,7 @@ from sqlalchemy import and_
 from sqlmodel import select
 
 import engine
+from server.games import seeding
 from server.games.due_times import HUMAN_DECISIONS
 from server.games.seat_kinds import bot_policy_of
 from server.games.service import load_state
@@ -66,6 +67,6 @@ def plan_bot_turns(db, now, budget=None, limit: int = 10) -> dict[tuple[str, int
             if index and budget is not None and not budget.left():
                 break
             state = load_state(session, game)
-            plans[(game.id, game.version)] = bot_turn(game.seed, game.version, state, seat.seat,
+            plans[(game.id, game.version)] = bot_turn(seeding.dice_seed(game), game.version, state, seat.seat,
                                                       seat.bot_policy)
     return plans

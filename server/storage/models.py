@@ -128,6 +128,16 @@ class Game(SQLModel, table=True):
     held_since: datetime | None = _time()
     seed: str = Field(max_length=64)
     seed_hash: str = Field(max_length=64)
+    # How the dice seed is made (engine/seeds.py): null, a game made before the players' words,
+    # is the server's seed alone; "mixed-1" mixes in each seat's word at the start, into
+    # play_seed (secret until the end, like the seed).
+    seed_rule: str | None = Field(default=None, max_length=20)
+    play_seed: str | None = Field(default=None, max_length=64)
+    # The finished game this one is the rematch of (server/games/rematch.py).
+    rematch_of: str | None = Field(default=None, max_length=16, index=True)
+    # The final scores (engine.outcome) once finished: derived from the log like the status, so
+    # that the ratings (server/ratings) need not replay every game.
+    outcome: dict[str, Any] | None = _json(nullable=True)
 
 
 class Seat(SQLModel, table=True):
@@ -159,6 +169,24 @@ class Seat(SQLModel, table=True):
     # The player's mail choice for this game (every_turn | digest | reminders | none); null:
     # their account's.
     email_preference: str | None = Field(default=None, max_length=20)
+    # The word the player added to the dice seed when they sat down (engine/seeds.py); null for
+    # bots and players who gave none.
+    seed_contribution: str | None = Field(default=None, max_length=64)
+
+
+class Seek(SQLModel, table=True):
+    """A player's wish for a game (server/seeking/seeks.py): so many seats at such a pace. When
+    enough seeks fit each other they make a game that starts by itself; ``game_id`` names it."""
+
+    __tablename__ = "seeks"
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="users.id", index=True)
+    seats: int
+    pace: str = Field(max_length=8)
+    contribution: str | None = Field(default=None, max_length=64)  # their word for the dice
+    created_at: datetime = _time(nullable=False)
+    game_id: str | None = Field(default=None, foreign_key="games.id", index=True, max_length=16)
 
 
 class Vacation(SQLModel, table=True):

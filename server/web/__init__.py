@@ -21,12 +21,16 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from server.http import errors
+from server.web.bot_pages import blp as bot_pages
+from server.web.community_pages import blp as community_pages
 from server.web.csrf import csrf
 from server.web.game_files import blp as game_files
 from server.web.lobby_pages import blp as lobby_pages
+from server.web.player_pages import blp as player_pages
 from server.web.routes import blp
 from server.web.settings_pages import blp as settings_pages
 from server.web.time_away import blp as time_away
+from server.web.verify_page import blp as verify_page
 
 DOCS_ASSETS = "/docs/assets/"
 
@@ -105,6 +109,10 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(game_files)
     app.register_blueprint(lobby_pages)
     app.register_blueprint(settings_pages)
+    app.register_blueprint(bot_pages)
+    app.register_blueprint(verify_page)
+    app.register_blueprint(community_pages)
+    app.register_blueprint(player_pages)
     assets = _swagger_ui_files()
 
     @app.get(DOCS_ASSETS + "<path:name>")

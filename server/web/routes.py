@@ -197,7 +197,7 @@ def join_game():
     if not code:
         fail(400, "give the join code from your invitation, like 3bsy9yvi43")
     session = db_session()
-    game = lobby.join(session, user, code, utcnow())
+    game = lobby.join(session, user, code, utcnow(), contribution=request.form.get("word"))
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id), 303)
 

@@ -8,15 +8,21 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from server import clock
 from server.games import lobby
+from server.games.seat_kinds import stand_in
 from server.http.errors import fail
 from server.storage.db import db_session
 from server.storage.models import utcnow
 from server.users import mail_choices
 from server.vacations import away
+from server.web import settings as display_settings
 from server.web.routes import protect_forms, seated_player, signed_in_user
 from server.webhooks import registry
 
 blp = Blueprint("settings_pages", __name__)
+# The stand-ins a player may choose (engine/bots/levels.py), in words (bot_pages.py saves them).
+STAND_IN_CHOICES = (("easy", "easy: plays safe, never spends a coin or an item of yours"),
+                    ("medium", "medium: a one-step heuristic"),
+                    ("hard", "hard: the strongest, thinks ahead"))
 blp.before_request(protect_forms)
 
 
@@ -27,7 +33,9 @@ def account_settings():
     now = mail_choices.DESCRIBED.get(user.email_preference or "every_turn", "a mail every turn")
     return render_template(
         "settings.html", user=user, vacation=away.summary(session, user, clock.now()),
-        mail_now=now, mail_choices=list(mail_choices.DESCRIBED.items()))
+        mail_now=now, mail_choices=list(mail_choices.DESCRIBED.items()),
+        stand_in_now=stand_in(user.stand_in), stand_in_choices=STAND_IN_CHOICES,
+        **display_settings.page_context(user))
 
 
 @blp.post("/settings/mail")

@@ -61,3 +61,18 @@ def test_explain_per_rules_version_and_as_json(run):
     cards = json.loads(run("explain", "--json").output)
     assert {"rules_version", "items", "objectives", "relics", "tiles"} <= set(cards)
     assert json.loads(run("explain", "wishing well", "--json").output)[0]["cost"] == 5
+
+
+def test_explain_in_japanese_when_lang_is_japanese(run, monkeypatch):
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    for name in (["jolty", "jackhammer"], ["ガタガタ削岩機"]):
+        assert run("explain", *name).output == (
+            "ガタガタ削岩機：アイテム jolty_jackhammer、2金（3枚）\n"
+            "  使えるとき：自分の手番、オプショナルアクション中：確定前の自分の出目か宝石市\n"
+            "    場ダイスに\n"
+            "  効果：ダイス1つを+1か-1する：確定前の自分の出目か宝石市場ダイス。6の次\n"
+            "    は1、1の前は6。\n")
+    assert run("explain", "Sapphire Spyglass").output == (
+        "サファイアの望遠鏡：遺物 sapphire_spyglass\n"
+        "  技術の遺物、宝石タイプサファイア。必要な宝石：サファイア2個とシトリン1個。\n"
+        "    5点。\n")

@@ -12,15 +12,18 @@ import pytest
 
 import engine
 from client.commands.robots import choose
-from engine import simulate
+from engine import seeds, simulate
 from engine.bots import policies
 
 
-def write_log(path, record, seed_hash=None, rules_version=engine.RULES_VERSION):
-    """A log file in the `iridescia log` format from a simulated game record."""
-    seed = record.seed
+def write_log(path, record, seed_hash=None, rules_version=engine.RULES_VERSION, seed=None,
+              words=None):
+    """A log file in the `iridescia log` format from a simulated game record (``seed``, with
+    ``words``: the server's seed the record's dice seed was mixed from)."""
+    seed = seed or record.seed
     lines = [{"record": "game", "game_id": "sim1", "rules_version": rules_version,
               "options": record.options.to_dict(), "seed": seed,
+              **({"seed_rule": seeds.MIXED, "seed_contributions": words} if words else {}),
               "seed_hash": seed_hash or hashlib.sha256(seed.encode()).hexdigest(),
               "players": [], "outcome": json.loads(json.dumps(
                   engine.outcome(record.state).to_dict()))}]
@@ -53,6 +56,8 @@ def test_verify_accepts_an_honest_log(run, tmp_path, finished_game):
     digest = hashlib.sha256(b"offline-1").hexdigest()
     assert result.output == (
         f"seed: sha256 matches the published hash {digest}\n"
+        "dice: drawn from the server's seed alone (the rule of games made before the players' "
+        "words)\n"
         f"rules version: {engine.RULES_VERSION}, the game's\n"
         f"commands: {len(finished_game.steps)} re-decided into {events} events, identical to "
         "the log\n"
@@ -195,3 +200,34 @@ def test_autoplay_strong_decides_from_the_servers_json_as_the_engine_does(monkey
         assert remote == engine.command_to_dict(local)
         checked += 1
     assert checked == 12
+
+
+def mixed_game(words):
+    """A game whose dice came from the server's seed "server-7" mixed with the players' words."""
+    dice = seeds.dice_seed("server-7", [words["p1"], words["p2"]], seeds.MIXED)
+    record = simulate.play_game(simulate.make_options(2), dice, policies.greedy_policy)
+    assert record.completed, record.error
+    return record
+
+
+def test_verify_mixes_the_players_words_into_the_seed(run, tmp_path):
+    words = {"p1": "tolami", "p2": "veruko"}
+    path = tmp_path / "mixed.jsonl"
+    write_log(path, mixed_game(words), seed="server-7", words=words)
+    result = run("verify", "--file", path)
+    assert result.exit_code == 0, result.output
+    assert ("dice: sha256 of the server's seed and the players' words in table order "
+            "(p1 'tolami', p2 'veruko')\n") in result.output
+    assert result.output.endswith("OK\n")
+
+
+def test_verify_refuses_a_log_whose_words_were_changed(run, tmp_path):
+    """A server that swapped a player's word (or its own seed) after the fact is caught: the
+    dice no longer make the log's events."""
+    path = tmp_path / "swapped.jsonl"
+    write_log(path, mixed_game({"p1": "tolami", "p2": "veruko"}), seed="server-7",
+              words={"p1": "tolami", "p2": "other"})
+    result = run("verify", "--file", path)
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: DIVERGES: event #1 (game_started), from the "
+                                    "start_game command at version 0: ")

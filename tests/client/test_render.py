@@ -149,3 +149,15 @@ def test_long_names_and_ids_still_fit_80_columns():
     text = render_view(view, game, version=12345)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "Turn 9: seat 1 (Countess Augusta Ada Lo…, you), removal turn: remove one tile\n  below the Castle (extra turn)\n" in text
+
+
+@pytest.mark.parametrize("name", sorted(HANDMADE))
+def test_show_in_japanese_when_lang_is_japanese_fits_80_columns(name, monkeypatch):
+    from engine.text.board import columns
+
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    build, game = HANDMADE[name]
+    text = render_view(build(), game, version=57)
+    assert "宝石市場" in text and "タイルの後の数字：そこにいる探検家の席" in text
+    assert "Gem market" not in text and "Supply" not in text
+    assert max(columns(line) for line in text.splitlines()) <= 80

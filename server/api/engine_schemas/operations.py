@@ -49,6 +49,14 @@ OPERATION_IDS: dict[str, str] = {
     "GET /api/v1/health": "getHealth",
     "GET /api/v1/mail/unsubscribe/{token}": "describeUnsubscribe",
     "POST /api/v1/mail/unsubscribe/{token}": "unsubscribe",
+    "POST /api/v1/games/{game_id}/rematch": "rematchGame",
+    "GET /api/v1/games/open": "listOpenGames",
+    "POST /api/v1/seeks": "seekGame",
+    "GET /api/v1/seeks": "listSeeks",
+    "GET /api/v1/seeks/{seek_id}": "getSeek",
+    "DELETE /api/v1/seeks/{seek_id}": "cancelSeek",
+    "GET /api/v1/users/{user_id}": "getPlayer",
+    "GET /api/v1/leaderboard": "getLeaderboard",
 }
 
 # The operations that answer a game (its `id`), with the status they answer it with: each links

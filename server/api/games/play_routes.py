@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 import engine
+from engine import seeds
 from engine.text import notation
 from server import wakeups
 from server.api.docs import document_errors, location
@@ -34,7 +35,7 @@ from server.api.games.schemas import (
     ViewSchema,
 )
 from server.config import OPEN_WAITS_REFUSED
-from server.games import lobby, posting, seat_kinds, service
+from server.games import lobby, posting, seat_kinds, seeding, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.rows import GameRow
@@ -375,6 +376,8 @@ def export(session, game: Game, user, member: bool, with_messages: bool) -> dict
         "options": lobby.engine_options(game),
         "seed": game.seed,
         "seed_hash": game.seed_hash,
+        "seed_rule": game.seed_rule or seeds.SERVER_ONLY,
+        "seed_contributions": seeding.contributions(lobby.members(session, game)),
         "players": info["players"],
         "commands": [{"version": c.version, "actor": c.actor, "command": c.command}
                      for c in commands],

@@ -118,7 +118,8 @@ class Join(MethodView):
         that plays your turns here when their deadline passes)."""
         user = require_user()
         session = db_session()
-        game = lobby.join(session, user, data["code"], utcnow(), data.get("stand_in"))
+        game = lobby.join(session, user, data["code"], utcnow(), data.get("stand_in"),
+                          contribution=data.get("contribution"))
         session.commit()
         return lobby.game_json(session, game, user)
 

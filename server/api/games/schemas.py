@@ -6,6 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 import engine
+from engine import seeds
 from engine.bots import LEVELS
 from server.api.bot_levels import LEVEL_HELP, BotLevel
 from server.api.engine_schemas import Typed, TypedObject
@@ -58,7 +59,19 @@ def _playable_rules_version(version: str) -> None:
             f"({engine.RULES_VERSION})")
 
 
+def contribution_field() -> fields.String:
+    return fields.String(
+        validate=validate.Regexp(seeds.CONTRIBUTION.pattern + r"\Z",
+                                 error=f"give {seeds.CONTRIBUTION_HINT}, or leave it out"),
+        metadata={"description": "Your word for the dice: mixed with the server's seed (whose "
+                                 "sha256 is published now) and the other players' words when "
+                                 "the game starts, so no one alone can choose the dice. Make it "
+                                 "at random; the export shows it at the end.",
+                  "example": "tolami-veruko"})
+
+
 class GameCreateSchema(ma.Schema):
+    contribution = contribution_field()
     rules_version = fields.String(
         validate=_playable_rules_version,
         metadata={"description": "The rules version the game is played under for its whole life "
@@ -164,6 +177,11 @@ class PlayerSchema(ma.Schema):
         "description": "The player is on vacation until then (their turns wait); null: here"})
     wants_pause = fields.Boolean(required=True, metadata={
         "description": "The player asked to pause the game (it pauses when every player has)"})
+    rating = fields.Integer(metadata={
+        "description": "In the open games list: the player's rating on the game's track (1000 "
+                       "for a newcomer; docs/community.md)"})
+    rating_provisional = fields.Boolean(metadata={
+        "description": "In the open games list: the rating counts fewer than 5 games"})
 
 
 class GameSchema(ma.Schema):
@@ -226,6 +244,7 @@ class InvitationSchema(ma.Schema):
 
 class JoinSchema(ma.Schema):
     code = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    contribution = contribution_field()
     stand_in = BotLevel(
         metadata={"description": "Who plays your turns when their deadline passes in this game: "
                                  f"{LEVEL_HELP}. Default: your account's stand-in preference."})
@@ -369,6 +388,15 @@ class ExportSchema(ma.Schema):
     options = Typed("Options", required=True)
     seed = fields.String(required=True)
     seed_hash = fields.String(required=True)
+    seed_rule = fields.String(
+        required=True, validate=validate.OneOf(seeds.SEED_RULES),
+        metadata={"description": "How the dice seed was made: 'server' (the seed alone, games "
+                                 "made before the players' words) or 'mixed-1' (sha256 of the "
+                                 "seed and the players' words in table order, engine/seeds.py)"})
+    seed_contributions = fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True,
+        metadata={"description": "Each player's word by the player id of the start command "
+                                 "(\"\" for none)", "example": {"7": "tolami-veruko", "9": ""}})
     players = fields.List(fields.Nested(PlayerSchema), required=True)
     commands = fields.List(fields.Nested(ExportCommandSchema), required=True)
     events = fields.List(Typed("Event"), required=True)

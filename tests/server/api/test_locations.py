@@ -7,7 +7,7 @@ import re
 from sqlmodel import select
 
 from server.storage.db import app_engine, session_scope
-from server.storage.models import Outbox
+from server.storage.models import Game, Outbox
 from tests.accounts import confirm
 from tests.server.play import create_started_game, seat_map
 
@@ -15,7 +15,8 @@ CHECKED = {("post", "/api/v1/users"), ("post", "/api/v1/users/recover/confirm"),
            ("post", "/api/v1/users/me/token"), ("post", "/api/v1/games"),
            ("post", "/api/v1/games/{game_id}/invitations"),
            ("post", "/api/v1/games/{game_id}/commands"),
-           ("post", "/api/v1/games/{game_id}/messages")}
+           ("post", "/api/v1/games/{game_id}/messages"),
+           ("post", "/api/v1/games/{game_id}/rematch"), ("post", "/api/v1/seeks")}
 
 
 def test_every_201_of_the_spec_documents_location_and_is_checked_here(client):
@@ -100,3 +101,21 @@ def test_a_message_points_at_the_table_talk_from_it_on(client, ada, bob):
     listed = client.get(response.headers["Location"], headers=ada.headers).json
     assert [m["text"] for m in listed["messages"]] == ["good luck"]
     assert listed["messages"][0]["id"] == response.json["id"]
+
+
+def test_a_rematch_points_at_the_new_game(app, client, ada, bob):
+    game = create_started_game(client, [ada, bob])
+    with session_scope(app_engine(app)) as session:
+        session.get(Game, game["id"]).status = "finished"
+        session.commit()
+    response = client.post(f"/api/v1/games/{game['id']}/rematch", json={}, headers=ada.headers)
+    assert response.status_code == 201, response.json
+    assert response.headers["Location"] == f"/api/v1/games/{response.json['id']}"
+    assert client.get(response.headers["Location"], headers=ada.headers).json == response.json
+
+
+def test_a_seek_points_at_itself(client, ada):
+    response = client.post("/api/v1/seeks", json={"seats": 2}, headers=ada.headers)
+    assert response.status_code == 201, response.json
+    assert response.headers["Location"] == f"/api/v1/seeks/{response.json['id']}"
+    assert client.get(response.headers["Location"], headers=ada.headers).json == response.json

@@ -18,10 +18,10 @@ from engine.text.narrate import narrate_lines
 from server import i18n
 
 ROOT = Path(__file__).resolve().parents[3]
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
+KEYWORDS = {"_": None, "_h": None, "N_": None, "gettext": None, "ngettext": (1, 2), "lazy_gettext": None}
 CATALOGS = [
     ("babel.cfg", ROOT / "server/translations/ja/LC_MESSAGES/messages"),
-    ("babel-engine.cfg", ROOT / "server/translations/ja/LC_MESSAGES/engine"),
+    ("babel-engine.cfg", ROOT / "engine/translations/ja/LC_MESSAGES/engine"),
     ("babel-client.cfg", ROOT / "client/translations/ja/LC_MESSAGES/client"),
 ]
 

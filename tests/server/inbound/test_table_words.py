@@ -77,3 +77,38 @@ def test_notify_words_change_the_choice(post, table, duel):
     post.deliver()
     assert ("`notify digest 30` was not done: the digest hour is a whole hour from 0 to 23, "
             "not 30.") in flat(answer_to(post, duel.player.email))
+
+
+def test_language_and_sort_words_change_the_readers_settings(post, table, duel):
+    post.ingest(reply(duel.mail, "language ja\ntiles region\nrelics category"))
+    post.deliver()
+    answer = flat(answer_to(post, duel.player.email))
+    # Answered in the language just chosen.
+    assert "メール・返信・ページを日本語にしました。" in answer
+    assert "タイルのソート法を地域にしました。" in answer
+    assert "遺物のソート法をカテゴリーにしました。" in answer
+    prefs = table._call("get", "/users/me", duel.player)["preferences"]
+    assert (prefs["language"], prefs["tile_sort"], prefs["relic_sort"]) == (
+        "ja", "region", "category")
+    post.ingest(reply(duel.mail, "help"))
+    post.deliver()
+    helped = answer_to(post, duel.player.email)
+    assert "送れる語（1行に1つ、# 以降はコメント）" in helped
+    assert "language ja | language en" in helped and "公開 reveal" in helped
+    post.ingest(reply(duel.mail, "language en"))
+    post.deliver()
+    assert "Your mails, answers and pages are now in English." in flat(
+        answer_to(post, duel.player.email))
+
+
+def test_a_japanese_player_plays_with_a_japanese_verb_and_reads_the_answer_in_japanese(
+        post, table, duel):
+    table._call("patch", "/users/me/preferences", duel.player, language="ja")
+    line = duel.first.replace("reveal", "公開", 1)
+    assert post.ingest(reply(duel.mail, line)).status == "applied"
+    post.deliver()
+    answer = answer_to(post, duel.player.email)
+    assert f"{duel.player.name}さん、こんにちは。" in answer
+    assert f"実行しました：\n    {line}\n" in answer
+    assert "起きたこと：" in answer and "を公開" in answer
+    assert "Applied" not in answer and "What happened" not in answer

@@ -230,3 +230,18 @@ def test_the_pipe_answers_a_poison_mail_without_a_traceback(post, table, setting
     done = _run_ingest(settings, nested("mallory@evil.example", BARE, 1000), "--recipient", BARE)
     assert done.returncode == 0, done.stderr
     assert b"Traceback" not in done.stderr and b"unreadable" in done.stderr
+
+
+def test_the_pipe_never_answers_the_null_envelope_sender_postfix_gives(post, table, settings):
+    """`--sender ${sender}`: Postfix writes the null sender of a bounce as MAILER-DAEMON."""
+    from server.cli import main
+
+    ada = table.register("Ada")
+    runner = CliRunner()
+    for sender in ("MAILER-DAEMON", ""):
+        result = runner.invoke(main, ["mail", "ingest", "--recipient", BARE, "--sender", sender],
+                               input=new_solo(ada.email), env=environment(settings))
+        assert result.exit_code == 0, result.output
+        assert "ignored: a null envelope sender" in result.output
+    post.deliver()
+    assert post.mail_to(ada.email) == []

@@ -34,6 +34,13 @@ def _context(**changes):
     return context
 
 
+def test_your_turn_email_says_who_plays_at_the_deadline():
+    _, text, html = render("your_turn", _context(stand_in="medium"))
+    assert ("Play by 2026-03-04 12:00 UTC; after that the server plays the turn for you.\n"
+            "Who plays it then: your stand-in, the medium bot.\n") in text
+    assert "Who plays it then: your stand-in, the <strong>medium</strong> bot." in html
+
+
 def test_your_turn_email_tells_what_happened_where_things_stand_and_what_to_type():
     subject, text, html = render("your_turn", _context())
     assert subject == "Your turn (k3x9)"

@@ -42,13 +42,14 @@ def assert_played_and_told(post, table, duel, app):
     assert engine.current_player(state) == seat  # the rest of the turn is theirs, as usual
     assert state.turn.phase != "reveal", "the plan's reveal was played"
     assert plan_row(app, duel.game_id, seat) is None  # a plan is played once
-    mail = text_of(next(m for m in reversed(post.mail_to(duel.other.email))
-                        if "your turn" in str(m["Subject"]).lower()))
+    turn_mails = [m for m in post.mail_to(duel.other.email)
+                  if "your turn" in str(m["Subject"]).lower()]
+    assert len(turn_mails) == 1  # the one that tells the plan, in place of the plain one
+    mail = text_of(turn_mails[0])
     played = mail.split("Your plan played:\n", 1)[1]
     assert re.match(r"  - reveal \d\w\n", played), played
-    assert ("Left of your plan, not played (line 2, \"restore The Book of Iridescia\": "
-            in mail)
-    assert f"  - {NOT_YET}\n  - end\n" in mail
+    assert f"Left of your plan, not played:\n  - {NOT_YET}\n  - end\n" in mail
+    assert '(line 2, "restore The Book of Iridescia": you can restore relics only' in flat(mail)
 
 
 def test_a_plan_by_mail_is_kept_then_played_when_the_turn_comes(post, table, duel, app):

@@ -9,7 +9,10 @@ import engine
 from engine import bots
 from engine.bots import hard
 from engine.bots.strong import Budget
+from server.mail.outbox import render_pending
 from server.scheduler.tick import Ticker
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
 from tests.server.scheduler.helpers import Clock
 
 
@@ -51,6 +54,12 @@ def test_the_stand_in_chosen_at_joining_plays_the_missed_turn(app, table, choice
     table._call("post", f"/games/{game['id']}/start", ada)
     for player in (ada, bob):
         assert table._call("get", f"/games/{game['id']}", player)["my_stand_in"] == level
+    first = table.player_at(game["id"], table.game(game["id"]).current_seat)
+    render_pending(app_engine(app))
+    with session_scope(app_engine(app)) as session:
+        [mail] = [m for m in session.exec(Outbox.__table__.select()).all()
+                  if m.to_email == first.email]
+        assert f"Who plays it then: your stand-in, the {level} bot." in mail.text_body
 
     turn, state, before = _miss_the_deadline(app, table, game["id"])
     assert turn.commands == _expected_turn(state, turn.seat, before.version, before.seed, level)

@@ -45,3 +45,17 @@ def test_the_cards_never_say_who_holds_what(client, ada, bob):
     for headers in ({}, ada.headers, bob.headers):
         assert client.get("/api/v1/rules/cards", headers=headers).json == before
     assert game["id"] not in str(before)
+
+
+def test_the_cards_in_japanese_for_a_japanese_browser(client):
+    answer = client.get("/api/v1/rules/cards", headers={"Accept-Language": "ja,en;q=0.5"})
+    assert answer.headers["Content-Language"] == "ja"
+    assert "Accept-Language" in answer.headers["Vary"]
+    chalice = next(r for r in answer.json["relics"] if r["id"] == "iridia_chalice")
+    assert chalice["name"] == "イリディアの聖杯" and chalice["category"] == "iridia"
+    elixir = next(i for i in answer.json["items"] if i["id"] == "epic_elixir")
+    assert elixir["effect"] == ("この手番の後にもう1手番行う。その追加ターンには伝説のエリクサーを"
+                                "買えない。")
+    english = client.get("/api/v1/rules/cards").json
+    assert next(r for r in english["relics"] if r["id"] == "iridia_chalice")["name"] == (
+        "Iridia Chalice")

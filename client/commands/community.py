@@ -1,0 +1,206 @@
+"""Finding a game and playing again: `open`, `seek`, `seeks`, `unseek`, `rematch`, `player`,
+`leaderboard`."""
+
+from __future__ import annotations
+
+import click
+
+from client.app import App, emit_json, example, game_argument, json_option, pass_app
+from client.commands.lobby import game_lines
+from client.dice_words import random_word
+
+WORD_OPTION = click.option(
+    "--word", metavar="WORD",
+    help="Your word for the dice, mixed with the server's seed at the start so no one alone "
+         "chooses the dice. [default: a random word made here]")
+
+
+@click.command()
+@game_argument
+@WORD_OPTION
+@json_option
+@pass_app
+@example("""
+iridescia rematch g7Kq2
+iridescia rematch g7Kq2 --word tolami-veruko
+""")
+def rematch(app: App, game: str, word: str | None, as_json: bool) -> None:
+    """Play finished GAME again with the same players and settings (a new seed).
+
+    The first player to ask makes the new game and the others are invited; asking for the same
+    rematch accepts it. It starts by itself once every player has accepted.
+    """
+    data = app.api().post(f"/games/{game}/rematch", {"contribution": word or random_word()})
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"Rematch of game {game}:")
+    for line in game_lines(data):
+        click.echo(line)
+    if data.get("status") == "open":
+        taken = len([p for p in data.get("players", []) if p.get("kind") != "rhom"])
+        waiting = (data.get("seats") or 0) - taken
+        click.echo(f"Waiting for {waiting} more player{'s' if waiting != 1 else ''} to accept: "
+                   "it starts by itself when they have.")
+
+
+def rated_name(player: dict) -> str:
+    """"Ada (1087)", "Bob (1000?)" (? provisional), or the name alone when unrated."""
+    if player.get("rating") is None:
+        return player.get("name") or "?"
+    mark = "?" if player.get("rating_provisional") else ""
+    return f"{player.get('name') or '?'} ({player['rating']}{mark})"
+
+
+def open_line(game: dict) -> str:
+    players = [rated_name(p) for p in game.get("players", []) if p.get("kind") != "rhom"]
+    seats = f"{len(players)}/{game.get('seats')}{'+R' if game.get('rhom') else ''}"
+    return (f"{game['id']:<10} {seats:<6} {game.get('pace', ''):<5} "
+            f"{', '.join(players)[:40]:<40} {game.get('join_code') or '-'}")
+
+
+@click.command("open")
+@click.option("--seats", type=click.IntRange(1, 4), help="Only games of this many seats.")
+@click.option("--pace", type=click.Choice(["1d", "3d", "7d", "none"]),
+              help="Only games at this pace.")
+@click.option("--rules-version", metavar="VERSION", help="Only games under this rules version.")
+@json_option
+@pass_app
+@example("""
+iridescia open
+iridescia open --seats 2 --pace 1d
+""")
+def open_games(app: App, seats: int | None, pace: str | None, rules_version: str | None,
+               as_json: bool) -> None:
+    """List the public games waiting for players, newest first; join one with its code."""
+    query = {"seats": seats, "pace": pace, "rules_version": rules_version}
+    rows = app.api().get_every_page(
+        "/games/open?" + "&".join(f"{k}={v}" for k, v in query.items() if v is not None))
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No open game waits for players. Seek one with `iridescia seek --seats 2`, "
+                   "or create one with `iridescia new --public`.")
+        return
+    click.echo(f"{'GAME':<10} {'SEATS':<6} {'PACE':<5} {'PLAYERS (RATING)':<40} JOIN CODE")
+    for game in rows:
+        click.echo(open_line(game))
+    click.echo("Join one with `iridescia join CODE`.")
+
+
+@click.command()
+@click.option("--seats", type=click.IntRange(2, 4), required=True,
+              help="Players in the game you want, you included.")
+@click.option("--pace", type=click.Choice(["1d", "3d", "7d", "none"]), default="3d",
+              show_default=True, help="The time a turn may take.")
+@WORD_OPTION
+@json_option
+@pass_app
+@example("""
+iridescia seek --seats 2
+iridescia seek --seats 3 --pace 1d
+""")
+def seek(app: App, seats: int, pace: str, word: str | None, as_json: bool) -> None:
+    """Seek a game: when enough players seek the same seats and pace, a public game is made for
+    you all and starts by itself (its first mail tells you)."""
+    data = app.api().post("/seeks", {"seats": seats, "pace": pace,
+                                     "contribution": word or random_word()})
+    if as_json:
+        emit_json(data)
+        return
+    if data.get("game_id"):
+        click.echo(f"Seek {data['id']} fitted: game {data['game_id']} has started. "
+                   f"`iridescia show {data['game_id']}` shows it.")
+    else:
+        click.echo(f"Seek {data['id']}: waiting for {seats - 1} other player"
+                   f"{'s' if seats > 2 else ''} to seek {seats} seats at pace {pace}. "
+                   f"`iridescia unseek {data['id']}` cancels it.")
+
+
+@click.command()
+@json_option
+@pass_app
+@example("iridescia seeks")
+def seeks(app: App, as_json: bool) -> None:
+    """List my seeks: those waiting, then those that made a game."""
+    rows = app.api().get("/seeks")
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("No seeks. `iridescia seek --seats 2` seeks a game.")
+        return
+    for row in rows:
+        made = f"made game {row['game_id']}" if row.get("game_id") else "waiting"
+        click.echo(f"{row['id']:>5}  {row['seats']} seats, pace {row['pace']}: {made}")
+
+
+@click.command()
+@click.argument("seek_id", metavar="SEEK", type=int)
+@pass_app
+@example("iridescia unseek 7")
+def unseek(app: App, seek_id: int) -> None:
+    """Cancel my seek SEEK, still waiting."""
+    app.api().delete(f"/seeks/{seek_id}")
+    click.echo(f"Seek {seek_id} cancelled.")
+
+
+@click.command()
+@click.argument("user_id", metavar="PLAYER", type=int)
+@json_option
+@pass_app
+@example("iridescia player 7")
+def player(app: App, user_id: int, as_json: bool) -> None:
+    """Show PLAYER (their id, as `games --json` and the leaderboard give it): ratings, win rate
+    per player count, games under way and finished games you may see."""
+    data = app.api().get(f"/users/{user_id}", auth=bool(app.api().token))
+    if as_json:
+        emit_json(data)
+        return
+    click.echo(f"{data['name']} (player {data['id']})")
+    for rating in data.get("ratings") or []:
+        status = (f"provisional, {rating['games']} of 5 games" if rating["provisional"]
+                  else f"{rating['games']} games")
+        click.echo(f"  {rating['track_name']}: {rating['rating']} ({status}, {rating['wins']} won)")
+    if not data.get("ratings"):
+        click.echo("  no rating yet")
+    for rate in data.get("win_rates") or []:
+        count = "solo" if rate["players"] == 1 else f"{rate['players']} players"
+        click.echo(f"  {count}: won {rate['wins']} of {rate['games']} "
+                   f"({round(rate['rate'] * 100)}%)")
+    for game in data.get("running_games") or []:
+        click.echo(f"  playing {game['id']} ({game['players']} players, {game['status']})")
+    for game in (data.get("finished_games") or [])[:10]:
+        result = game.get("result")
+        told = ("won" if result["won"] else f"place {result['rank']} of {result['of']}") \
+            if result else "-"
+        click.echo(f"  finished {game['id']} ({game['players']} players): {told}")
+
+
+@click.command()
+@click.option("--track", type=click.Choice(["2", "3", "4", "solo"]), default="2",
+              show_default=True, help="Games of 2, 3 or 4 people, or solo against the Rhom.")
+@json_option
+@pass_app
+@example("""
+iridescia leaderboard
+iridescia leaderboard --track solo
+""")
+def leaderboard(app: App, track: str, as_json: bool) -> None:
+    """The best rated players of a track (? marks a provisional rating)."""
+    rows = app.api().get("/leaderboard", params={"track": track}, auth=bool(app.api().token))
+    if as_json:
+        emit_json(rows)
+        return
+    if not rows:
+        click.echo("Nobody is rated on this track yet.")
+        return
+    click.echo(f"{'#':>3}  {'PLAYER':<24} {'RATING':>7} {'GAMES':>5} {'WON':>4}")
+    for row in rows:
+        mark = "?" if row["provisional"] else " "
+        click.echo(f"{row['rank']:>3}  {row['name'][:24]:<24} {row['rating']:>6}{mark} "
+                   f"{row['games']:>5} {row['wins']:>4}")
+
+
+COMMANDS = [open_games, seek, seeks, unseek, rematch, player, leaderboard]

@@ -1,0 +1,1 @@
+"""/api/v1: finding a game and playing again: rematches (and, beside them, open games)."""

@@ -1,0 +1,129 @@
+"""The community's mail words: `rematch`, in reply to a game's mail (the game-over mail above
+all), asks for a rematch of the finished game or accepts the one another player asked for
+(server/games/rematch.py); `open` to the bare address lists the public games waiting for
+players, and `join CODE` there takes a seat in one."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import select
+from werkzeug.exceptions import HTTPException
+
+from server.games import lobby, rematch
+from server.inbound import answer
+from server.inbound.record import Outcome, finish
+from server.mail import reply_addresses
+from server.seeking import open_games
+from server.storage.db import session_scope
+from server.storage.models import Game, Seat, User
+
+
+def wants_rematch(lines: list) -> bool:
+    return any(line.kind == "word" and line.word == "rematch" for line in lines)
+
+
+def answer_rematch(app, db, record_id: int, letter, user: User, game_id: str,
+                   now: datetime) -> Outcome:
+    """Ask or accept; the answer says which game it is and whom it waits for, or why not."""
+    with session_scope(db) as session:
+        game = session.get(Game, game_id)
+        seat = session.exec(select(Seat).where(Seat.game_id == game_id,
+                                               Seat.user_id == user.id)).first()
+        try:
+            new, made = rematch.ask(session, game, seat, session.get(User, user.id), now,
+                                    app.config["BASE_URL"])
+        except HTTPException as error:
+            session.rollback()
+            reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+            status, detail = "refused", reason
+            intro = f"Your mail was not acted on: {reason}."
+            new = None
+        else:
+            status, detail = "answered", f"rematch {new.id} of game {game_id}"
+            intro = _told(session, game_id, new, made)
+        finish(session, record_id, status, detail, user_id=user.id,
+               game_id=new.id if new is not None else game_id)
+        answer.queue_answer(session, letter, user.email,
+                            answer.subject_for(letter, f"Rematch of {game_id}"),
+                            answer.render_answer(name=user.name, intro=intro), now,
+                            user_id=user.id, game_id=new.id if new is not None else None)
+    return Outcome(status, detail, True)
+
+
+def _told(session, old_id: str, new: Game, made: bool) -> str:
+    if new.status == "active":
+        return (f"Game {new.id}, the rematch of game {old_id}, has started: its first email is "
+                "on its way.")
+    seated = session.exec(select(Seat).where(Seat.game_id == new.id,
+                                             Seat.kind.in_(("human", "bot")))).all()  # type: ignore[attr-defined]
+    waiting = new.seats - len(seated)
+    asked = "You asked for a rematch" if made else "You accepted the rematch"
+    return (f"{asked} of game {old_id}: game {new.id}. The other players are invited; it starts "
+            f"by itself when the {waiting} still missing have accepted (by replying `rematch` to "
+            "the game's last email, or `join` to the invitation).")
+
+
+def wants_open_games(texts: list[str]) -> bool:
+    """`open`, alone on a line, to the bare address: the open games, please."""
+    return any(text.split("#", 1)[0].strip().lower().strip(" .!") == "open" for text in texts)
+
+
+OPEN_GAMES_LISTED = 20
+
+
+def answer_open_games(app, db, record_id: int, letter, user_id: int, now: datetime) -> Outcome:
+    """The newest open public games, each with the line that joins it by mail."""
+    base = reply_addresses.ReplyBase.parse(app.config["REPLY_ADDRESS"])
+    with session_scope(db) as session:
+        user = session.get(User, user_id)
+        games, total = open_games.open_games(session, 0, OPEN_GAMES_LISTED)
+        listed = lobby.games_json(session, games, user)
+        codes = {game.id: game.join_code for game in games}
+        lines = []
+        for game in listed:
+            players = ", ".join(p["name"] for p in game["players"] if p["kind"] != "rhom")
+            lines.append(f"  {game['id']}: {len(game['players'])} of {game['seats']} seats "
+                         f"taken ({players}), pace {game['pace']}: write `join "
+                         f"{codes[game['id']]}` to {base.bare}")
+        if lines:
+            intro = (f"Public games waiting for players (the {len(lines)} newest of {total}):\n"
+                     + "\n".join(lines) + "\n\nAdd a word of your own after the code for the "
+                     "dice if you like (`join CODE tolami-veruko`).")
+        else:
+            intro = ("No public game waits for players now. Seek one from the web page /open, "
+                     "or with `iridescia seek --seats 2`.")
+        finish(session, record_id, "answered", f"listed {len(lines)} open game(s)",
+               user_id=user.id)
+        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "open games"),
+                            answer.render_answer(name=user.name, intro=intro), now,
+                            user_id=user.id)
+    return Outcome("answered", f"listed {len(lines)} open game(s)", True)
+
+
+def answer_join_code(app, db, record_id: int, letter, user_id: int, rest: str,
+                     now: datetime) -> Outcome:
+    """`join CODE [WORD]` to the bare address: a seat in the game of that code."""
+    code, _, word = rest.partition(" ")
+    with session_scope(db) as session:
+        user = session.get(User, user_id)
+        try:
+            game = lobby.join(session, user, code, now, contribution=word.strip() or None)
+        except HTTPException as error:
+            session.rollback()
+            reason = (getattr(error, "data", None) or {}).get("message") or str(error)
+            finish(session, record_id, "refused", reason, user_id=user.id)
+            answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"),
+                                answer.render_answer(name=user.name, intro=(
+                                    f"Your mail was not acted on: {reason}.")), now,
+                                user_id=user.id)
+            return Outcome("refused", reason, True)
+        started = " It has started: its first email is on its way." if game.status == "active" \
+            else " When the game starts you will get an email with the board."
+        finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
+               game_id=game.id)
+        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"),
+                            answer.render_answer(name=user.name, intro=(
+                                f"You have a seat in game {game.id}.{started}")), now,
+                            user_id=user.id, game_id=game.id, version=game.version)
+    return Outcome("joined", f"seated in game {game.id}", True)

@@ -1,0 +1,61 @@
+"""/verify: anyone drops a finished game's export on the page and the server checks it as
+`iridescia verify` does (engine/audit.py): the seed against the hash published at the start,
+the players' words, every command re-decided. A plain form upload: no JavaScript needed, no
+sign-in, nothing stored."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from engine import audit
+from server.web.routes import _page_user, protect_forms
+
+blp = Blueprint("verify", __name__, template_folder="templates")
+# A whole game's log is far larger than any other form or API body (MAX_BODY_BYTES).
+LOG_MAX_BYTES = 16 * 1024 * 1024
+
+
+@blp.before_request
+def allow_a_whole_log() -> None:
+    if request.path == "/verify":
+        request.max_content_length = LOG_MAX_BYTES
+
+
+blp.before_request(protect_forms)
+
+
+@blp.get("/verify")
+def verify_form():
+    return render_template("verify.html", user=_page_user(), result=None)
+
+
+def _refused(problem: str):
+    """The form again, saying what to send instead (a page, whatever the client accepts)."""
+    return render_template("verify.html", user=_page_user(), result=None, refused=problem), 400
+
+
+@blp.post("/verify")
+def verify_upload():
+    upload = request.files.get("log")
+    if upload is None or not upload.filename:
+        return _refused("choose a game's log file (from `iridescia log GAME -o FILE` or the "
+                        "game's export) and send the form again")
+    name = upload.filename
+    try:
+        text = upload.read().decode("utf-8")
+        lines = audit.verify_export(audit.parse_log(text))
+    except UnicodeDecodeError:
+        return _refused(f"{name!r} is not a text file: send the game's log as `iridescia log` "
+                        "writes it")
+    except audit.NotALog as problem:
+        return _refused(f"{name!r} is {problem}: send the game's log as `iridescia log` "
+                        "writes it")
+    except audit.Diverges as diverges:
+        result = {"ok": False, "name": name, "problem": diverges.message}
+    except (KeyError, TypeError, AttributeError, ValueError) as problem:  # missing parts
+        result = {"ok": False, "name": name,
+                  "problem": f"the log is incomplete or malformed ({type(problem).__name__}: "
+                             f"{problem})"}
+    else:
+        result = {"ok": True, "name": name, "lines": lines}
+    return render_template("verify.html", user=_page_user(), result=result)

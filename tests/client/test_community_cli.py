@@ -1,0 +1,139 @@
+"""The community commands against a scripted stand-in server: a word for the dice sent with
+`new` and `join`, `rematch`, `open`."""
+
+from __future__ import annotations
+
+import re
+
+OPEN_GAME = {"id": "g1", "status": "open", "version": 0, "seats": 2, "join_code": "X7P2QK",
+             "players": [{"seat": None, "user_id": 1, "name": "Ada", "kind": "human"},
+                         {"seat": None, "user_id": 2, "name": "Bob", "kind": "human"}]}
+JOINED = ("Game g1: open, 2 seat(s), version 0\n"
+          "  join code: X7P2QK\n"
+          "  seat -: Ada (human)\n"
+          "  seat -: Bob (human)\n")
+
+
+def env(server):
+    return {"IRIDESCIA_SERVER": server.url, "IRIDESCIA_TOKEN": "tok"}
+
+
+def test_join_sends_the_players_word_for_the_dice(run, standin):
+    standin.answer("POST", "/games/join", 200, OPEN_GAME)
+    result = run("join", "X7P2QK", "--word", "tolami-veruko", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == JOINED
+    assert standin.requests[-1]["json"] == {"code": "X7P2QK", "contribution": "tolami-veruko"}
+
+
+def test_without_a_word_join_and_new_make_a_random_one_each_time(run, standin):
+    standin.answer("POST", "/games/join", 200, OPEN_GAME)
+    standin.answer("POST", "/games", 201, OPEN_GAME)
+    for args in (("join", "X7P2QK"), ("join", "X7P2QK"), ("new", "--seats", "2")):
+        assert run(*args, env=env(standin)).exit_code == 0
+    words = [request["json"]["contribution"] for request in standin.requests]
+    assert all(re.fullmatch(r"([bdfgklmnprstvz][aeiou]){3}-([bdfgklmnprstvz][aeiou]){3}", w)
+               for w in words), words
+    assert len(set(words)) == 3
+
+
+def test_rematch_says_who_it_waits_for(run, standin):
+    rematch = dict(OPEN_GAME, id="g2", join_code="Q4Z8RT",
+                   players=[{"seat": None, "user_id": 2, "name": "Bob", "kind": "human"}])
+    standin.answer("POST", "/games/g1/rematch", 201, rematch)
+    result = run("rematch", "g1", "--word", "kesora", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Rematch of game g1:\n"
+        "Game g2: open, 2 seat(s), version 0\n"
+        "  join code: Q4Z8RT\n"
+        "  seat -: Bob (human)\n"
+        "Waiting for 1 more player to accept: it starts by itself when they have.\n")
+    assert standin.requests[-1]["json"] == {"contribution": "kesora"}
+
+
+def test_rematch_of_a_game_not_over_prints_the_servers_reason(run, standin):
+    standin.answer("POST", "/games/g1/rematch", 409, {
+        "code": 409, "status": "Conflict",
+        "message": "game g1 is not over: a rematch is offered at its end"})
+    result = run("rematch", "g1", env=env(standin))
+    assert result.exit_code == 1
+    assert result.output == "Error: conflict: game g1 is not over: a rematch is offered at its end\n"
+
+
+def test_open_lists_the_games_waiting_with_their_codes(run, standin):
+    rated = [dict(OPEN_GAME["players"][0], rating=1087, rating_provisional=False),
+             dict(OPEN_GAME["players"][1], rating=1000, rating_provisional=True)]
+    listed = [dict(OPEN_GAME, id="g7", pace="1d", players=rated[:1]),
+              dict(OPEN_GAME, id="g8", seats=3, pace="3d", join_code="B2C4D6", players=rated)]
+    standin.answer("GET", "/games/open", 200, listed)
+    result = run("open", "--seats", "2", "--pace", "1d", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "GAME       SEATS  PACE  PLAYERS (RATING)                         JOIN CODE\n"
+        "g7         1/2    1d    Ada (1087)                               X7P2QK\n"
+        "g8         2/3    3d    Ada (1087), Bob (1000?)                  B2C4D6\n"
+        "Join one with `iridescia join CODE`.\n")
+    assert standin.requests[-1]["args"] == {"seats": "2", "pace": "1d", "page": "1",
+                                            "page_size": "100"}
+
+
+def test_open_with_nothing_waiting_says_how_to_find_a_game(run, standin):
+    standin.answer("GET", "/games/open", 200, [])
+    result = run("open", env=env(standin))
+    assert result.output == ("No open game waits for players. Seek one with `iridescia seek "
+                             "--seats 2`, or create one with `iridescia new --public`.\n")
+
+
+def test_seek_says_whether_it_waits_or_made_a_game(run, standin):
+    standin.answer("POST", "/seeks", 201, {"id": 4, "seats": 3, "pace": "1d", "game_id": None,
+                                           "created_at": "2026-12-02T02:00:00+00:00"})
+    result = run("seek", "--seats", "3", "--pace", "1d", "--word", "kesora", env=env(standin))
+    assert result.output == ("Seek 4: waiting for 2 other players to seek 3 seats at pace 1d. "
+                             "`iridescia unseek 4` cancels it.\n")
+    assert standin.requests[-1]["json"] == {"seats": 3, "pace": "1d", "contribution": "kesora"}
+    standin.answers.clear()
+    standin.answer("POST", "/seeks", 201, {"id": 5, "seats": 2, "pace": "3d", "game_id": "g9",
+                                           "created_at": "2026-12-02T02:00:00+00:00"})
+    result = run("seek", "--seats", "2", env=env(standin))
+    assert result.output == ("Seek 5 fitted: game g9 has started. `iridescia show g9` shows "
+                             "it.\n")
+
+
+def test_seeks_and_unseek(run, standin):
+    standin.answer("GET", "/seeks", 200, [
+        {"id": 4, "seats": 3, "pace": "1d", "game_id": None},
+        {"id": 2, "seats": 2, "pace": "3d", "game_id": "g9"}])
+    standin.answer("DELETE", "/seeks/4", 204)
+    assert run("seeks", env=env(standin)).output == ("    4  3 seats, pace 1d: waiting\n"
+                                                      "    2  2 seats, pace 3d: made game g9\n")
+    assert run("unseek", "4", env=env(standin)).output == "Seek 4 cancelled.\n"
+
+
+def test_player_and_leaderboard(run, standin):
+    standin.answer("GET", "/users/7", 200, {
+        "id": 7, "name": "Ada", "ratings": [
+            {"track": "2", "track_name": "2 players", "rating": 1087, "provisional": False,
+             "games": 6, "wins": 4, "mu": 29.1, "sigma": 5.2}],
+        "win_rates": [{"players": 2, "games": 6, "wins": 4, "rate": 0.667}],
+        "running_games": [{"id": "g9", "players": 3, "status": "active", "rhom": False,
+                           "public": True}],
+        "finished_games": [{"id": "g1", "players": 2, "rhom": False, "public": True,
+                            "result": {"rank": 2, "points": 30, "of": 2, "won": False}}]})
+    result = run("player", "7", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == ("Ada (player 7)\n"
+                             "  2 players: 1087 (6 games, 4 won)\n"
+                             "  2 players: won 4 of 6 (67%)\n"
+                             "  playing g9 (3 players, active)\n"
+                             "  finished g1 (2 players): place 2 of 2\n")
+    standin.answer("GET", "/leaderboard", 200, [
+        {"rank": 1, "user_id": 7, "name": "Ada", "rating": 1087, "provisional": False,
+         "games": 6, "wins": 4},
+        {"rank": 2, "user_id": 8, "name": "Bob", "rating": 1012, "provisional": True,
+         "games": 2, "wins": 1}])
+    board = run("leaderboard", "--track", "2", env=env(standin))
+    assert board.output == ("  #  PLAYER                    RATING GAMES  WON\n"
+                            "  1  Ada                        1087      6    4\n"
+                            "  2  Bob                        1012?     2    1\n")
+    assert standin.requests[-1]["args"] == {"track": "2"}
