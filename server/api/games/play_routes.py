@@ -63,6 +63,16 @@ VERSION_QUERY = {"in": "query", "name": "version", "required": False,
                  "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
                  "description": "The view as it was after this many events (default: now)"}
 VERSION_ETAG = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
+COMMAND_ETAG = {"ETag": {"schema": {"type": "string"},
+                         "description": "The game version after this command, quoted (\"13\"): "
+                                        "the If-Match for your next command, and the ETag "
+                                        "GET .../view gives for that version"}}
+
+
+def version_etag(version: int) -> str:
+    """The strong tag naming a game version: the view's ETag, a command's, and what If-Match
+    takes."""
+    return f'"{version}"'
 
 
 
@@ -88,9 +98,9 @@ class View(MethodView):
             if version > game.version:
                 fail(422, f"game {game.id} is at version {game.version}; there is no version "
                           f"{version}", current_version=game.version)
-            etag = f'"{version}"'
-            if "version" not in query and _etag_matches(request.headers.get("If-None-Match"),
-                                                        version):
+            # A version's view never changes, so ?version=N is as cacheable as now's.
+            etag = version_etag(version)
+            if _etag_matches(request.headers.get("If-None-Match"), version):
                 response = make_response("", 304)
                 response.headers["ETag"] = etag
                 return response
@@ -138,8 +148,8 @@ class Legal(MethodView):
 @blp.route("/<game_id:game_id>/commands")
 class Commands(MethodView):
     @blp.arguments(CommandRequestSchema())
-    @blp.response(201, CommandResultSchema, headers=location(
-        "/api/v1/games/{id}/events?after=N: the events the command caused"))
+    @blp.response(201, CommandResultSchema, headers={**location(
+        "/api/v1/games/{id}/events?after=N: the events the command caused"), **COMMAND_ETAG})
     @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
     @document_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 428, 429, e404=E404,
                      e403="seat 1 is not yours: you play seat 0",
@@ -206,12 +216,15 @@ class Commands(MethodView):
         CACHE.put(game.id, game.version, applied.state)
         # Built after the commit unless it is stored: SQLite's one writer is not kept waiting.
         answer = result or _answer(game, applied, caller.seat, command, now)
-        return plain_json(answer, 201, {"Location": _events_path(game_id, answer)})
+        return plain_json(answer, 201, {"Location": _events_path(game_id, answer),
+                                        "ETag": version_etag(answer["version"])})
 
 
 def _stored(game_id: str, stored: Any):  # noqa: ANN202
     """A stored idempotent answer, as it was first given."""
-    headers = {"Location": _events_path(game_id, stored.response)} if stored.status_code == 201 else {}
+    headers = ({"Location": _events_path(game_id, stored.response),
+                "ETag": version_etag(stored.response["version"])}
+               if stored.status_code == 201 else {})
     return stored.response, stored.status_code, headers
 
 

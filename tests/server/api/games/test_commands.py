@@ -349,3 +349,43 @@ def test_the_answer_lists_the_callers_next_commands(client, game):
             passed += 1
             assert legal_of(client, game_id, seats[1 - seat])["commands"]
     assert within >= 10 and passed >= 6
+
+
+def test_a_commands_answer_carries_the_etag_for_the_next_if_match(client, game):
+    game_id, seats = game
+    player = seats[0]
+    legal = legal_of(client, game_id, player)
+    first = post(client, game_id, player, {"command": legal["commands"][0]},
+                 **{"If-Match": f'"{legal["version"]}"'})
+    assert first.status_code == 201
+    assert first.headers["ETag"] == f'"{first.json["version"]}"'
+    view = client.get(f"/api/v1/games/{game_id}/view", headers=player.headers)
+    assert view.headers["ETag"] == first.headers["ETag"]  # the same tag for the same version
+    follow = legal_of(client, game_id, player)["commands"]
+    if follow:  # the next command of the same turn, named by the tag the first one gave
+        second = post(client, game_id, player, {"command": follow[0]},
+                      **{"If-Match": first.headers["ETag"]})
+        assert second.status_code == 201, second.json
+
+
+def test_an_idempotent_replay_carries_the_same_etag(client, game):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    body = {"command": legal["commands"][0], "expected_version": legal["version"]}
+    first = post(client, game_id, seats[0], body, **{"Idempotency-Key": "k-etag"})
+    again = post(client, game_id, seats[0], body, **{"Idempotency-Key": "k-etag"})
+    assert again.headers["ETag"] == first.headers["ETag"] == f'"{first.json["version"]}"'
+
+
+def test_if_none_match_answers_304_for_an_earlier_version(client, game):
+    game_id, seats = game
+    player = seats[0]
+    earlier = client.get(f"/api/v1/games/{game_id}/view?version=1", headers=player.headers)
+    assert earlier.status_code == 200
+    again = client.get(f"/api/v1/games/{game_id}/view?version=1",
+                       headers={**player.headers, "If-None-Match": earlier.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    assert again.headers["ETag"] == earlier.headers["ETag"]
+    other = client.get(f"/api/v1/games/{game_id}/view?version=1",
+                       headers={**player.headers, "If-None-Match": '"999"'})
+    assert other.status_code == 200
