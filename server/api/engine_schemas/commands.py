@@ -11,6 +11,11 @@ from server.api.engine_schemas.annotations import field_schema
 from server.api.engine_schemas.values import SEAT, described, nullable
 
 COMMAND = "Command"
+LOGGED_COMMAND = "LoggedCommand"
+# Played by the server alone (the start, the Rhom's turns): in a game's log, never in a post,
+# which refuses them (422).
+SERVER_ONLY = ("start_game", "rhom_turn")
+POSTABLE = tuple(t for t in engine_commands.COMMAND_TYPES if t not in SERVER_ONLY)
 
 
 def _ref(name: str) -> dict:
@@ -63,10 +68,18 @@ def components() -> dict[str, dict]:
         if schema["description"] is None:
             schema.pop("description")
         out[schema_name(command_type)] = schema
-    out[COMMAND] = {
-        "description": "One engine command (docs/engine-api.md), told apart by `type`.",
-        "oneOf": [_ref(schema_name(t)) for t in engine_commands.COMMAND_TYPES],
-        "discriminator": {"propertyName": "type", "mapping": {
-            t: f"#/components/schemas/{schema_name(t)}" for t in engine_commands.COMMAND_TYPES}},
-    }
+    out[COMMAND] = _one_of("One engine command a player posts (docs/engine-api.md), told apart "
+                           "by `type`. The server plays "
+                           + " and ".join(f"`{t}`" for t in SERVER_ONLY)
+                           + " itself: posted, they are refused (422).", POSTABLE)
+    out[LOGGED_COMMAND] = _one_of("One engine command as a game's log holds it: any a player "
+                                  "posts, and those the server plays itself ("
+                                  + ", ".join(f"`{t}`" for t in SERVER_ONLY) + ").",
+                                  tuple(engine_commands.COMMAND_TYPES))
     return out
+
+
+def _one_of(description: str, types: tuple[str, ...]) -> dict:
+    return {"description": description, "oneOf": [_ref(schema_name(t)) for t in types],
+            "discriminator": {"propertyName": "type", "mapping": {
+                t: f"#/components/schemas/{schema_name(t)}" for t in types}}}

@@ -379,7 +379,7 @@ class ExportCommandSchema(ma.Schema):
     version = fields.Integer(required=True)
     actor = fields.String(required=True, metadata={
         "pattern": ACTOR["pattern"], "description": ACTOR["description"]})
-    command = Typed("Command", required=True)
+    command = Typed("LoggedCommand", required=True)
 
 
 class ExportSchema(ma.Schema):

@@ -389,3 +389,13 @@ def test_if_none_match_answers_304_for_an_earlier_version(client, game):
     other = client.get(f"/api/v1/games/{game_id}/view?version=1",
                        headers={**player.headers, "If-None-Match": '"999"'})
     assert other.status_code == 200
+
+
+@pytest.mark.parametrize("server_only", ["start_game", "rhom_turn"])
+def test_the_commands_the_server_plays_are_refused(client, game, server_only):
+    game_id, seats = game
+    legal = legal_of(client, game_id, seats[0])
+    assert_error(post(client, game_id, seats[0], {"command": {"type": server_only},
+                                                  "expected_version": legal["version"]}),
+                 422, server_only)
+    assert legal_of(client, game_id, seats[0])["version"] == legal["version"]
