@@ -23,10 +23,61 @@ class ErrorSchema(ma.Schema):
     message = ma.fields.String(
         required=True, metadata={"description": "What went wrong and what to do about it"}
     )
-    details = ma.fields.Dict(
-        required=True,
-        metadata={"description": "Machine-readable particulars (field errors, current_version)"},
+    details = ma.fields.Nested(
+        lambda: ErrorDetailsSchema(), required=True,
+        metadata={"description": "Machine-readable particulars; which ones an error carries "
+                                 "depends on the error (empty when there are none)"},
     )
+
+
+def _int(description: str) -> ma.fields.Integer:
+    return ma.fields.Integer(metadata={"description": description})
+
+
+def _text(description: str) -> ma.fields.String:
+    return ma.fields.String(metadata={"description": description})
+
+
+class ErrorDetailsSchema(ma.Schema):
+    """Every particular the server puts in an error's ``details`` (``fail(..., **details)``
+    across server/; a test keeps this list and the code in step)."""
+
+    class Meta:
+        ordered = True
+
+    field_errors = ma.fields.Dict(data_key="fields",
+        keys=ma.fields.String(), values=ma.fields.Dict(keys=ma.fields.String(), values=ma.fields.Raw()),
+        metadata={"description": "422 for a body, query or header that does not fit: the "
+                                 "messages by where (`json`, `query`, `headers`) and field, "
+                                 "e.g. {\"json\": {\"seats\": [\"Must be ...\"]}}"})
+    current_version = ma.fields.Integer(allow_none=True, metadata={
+        "description": "409, 412, 428 on a command: the game's version now (null before it "
+                       "started); refresh and decide again"})
+    game_id = _text("The game the error is about")
+    game_status = _text("That game's status (open, active, paused, finished, abandoned)")
+    seats = _int("How many seats the game has")
+    joined = _int("How many players have joined")
+    your_seat = _int("403: the seat you play")
+    command = ma.fields.Dict(metadata={"description": "422: the command refused, as you sent it"})
+    notation = _text("422: the notation line that does not parse")
+    header = _text("422: the If-Match header that names no version")
+    key = _text("422: the Idempotency-Key used for another request")
+    limit = _int("429: the limit you reached")
+    retry_after = _int("429: seconds to wait (also the Retry-After header)")
+    retry_at = ma.fields.String(metadata={"format": "date-time",
+                                          "description": "429: when you may try again"})
+    open_games = _int("429: how many open games you have")
+    field = _text("Which field is wrong")
+    content_type = ma.fields.String(allow_none=True, metadata={
+        "description": "415: the Content-Type the request came with"})
+    authorization = _text("401: what is wrong with the Authorization header")
+    rules_version = ma.fields.String(allow_none=True, metadata={
+        "description": "The rules version asked for"})
+    user_id = _text("The account the error is about")
+    seek_id = _text("The seat request the error is about")
+    days_asked = _int("The vacation days asked for")
+    days_left = _int("The vacation days left")
+    database = _text("503 from the health check: `unreachable`")
 
 
 # Example messages of the statuses whose message is the same on every operation. The others

@@ -14,6 +14,7 @@ import typing
 from engine import board
 from engine.data import REGION_ROWS
 from engine.options import Options
+from engine.scoring.tally import CATEGORIES as RELIC_CATEGORIES
 from server.api.engine_schemas.annotations import field_schema
 from server.api.engine_schemas.values import (
     GEM,
@@ -109,13 +110,42 @@ def components() -> dict[str, dict]:
     score = _closed({"seat": SEAT, "in_game": INTEGER, "gems": INTEGER, "relic_sets": INTEGER,
                      "tile_sets": INTEGER, "objective": INTEGER, "total": INTEGER,
                      "rank": {"type": "integer", "minimum": 1},
-                     "detail": {"type": "object", "additionalProperties": True,
-                                "description": "The chosen sets and wilds"}})
+                     "detail": _ref("ScoreDetail")})
     outcome = _closed({"seats": _array(_ref("SeatScore")), "winners": _array(SEAT)})
     waiting = {"type": "string", "enum": list(PENDING_KINDS),
                "description": "What a running game waits for: a turn, the Rhom's turn, a "
                               "removal, or a decision inside a turn"}
     return {"GamePendingKind": waiting, "Options": _options(), "Pending": pending, "Tile": tile, "TileBonus": bonus,
             "BoardHex": board_hex, "BoardRow": board_row, "ViewTurn": turn, "Market": market,
-            "ViewPlayer": player, "Roll": roll, "RhomView": rhom, "SeatScore": score,
+            "ViewPlayer": player, "Roll": roll, "RhomView": rhom, "SeatScore": score, "ScoreDetail": _score_detail(),
             "Outcome": outcome}
+
+
+def _score_detail() -> dict:
+    """engine/scoring: how a seat's score was chosen (the sets, what the wilds played). Its
+    keys are optional: an outcome read back from an old record may carry fewer."""
+    category = {"type": "string", "enum": list(RELIC_CATEGORIES)}
+    tile_set = _closed({"gem": GEM, "size": {"type": "integer", "minimum": 1},
+                        "points": INTEGER})
+    relic_set = _closed({"kind": {"type": "string", "enum": ["mixed", *RELIC_CATEGORIES]},
+                         "relics": _array(RELIC), "points": INTEGER},
+                        description="Three relics of a category, or one of each (mixed)")
+    role = _closed({"category": category, "lead_gem": nullable(GEM)},
+                   description="The category an Iridia relic plays, and the lead gem when an "
+                               "objective needs one")
+    objective = _closed({"id": OBJECTIVE, "held": _array(OBJECTIVE), "met": BOOLEAN,
+                         "count": INTEGER, "needed": INTEGER, "points": INTEGER},
+                        description="The objective that scored (null: none held)")
+    return {"type": "object", "description": "The chosen sets and what the wilds played",
+            "properties": {
+                "tile_sets": _array(tile_set),
+                "rainbow_tiles": {**per_gem({"type": "integer", "minimum": 1}),
+                                  "description": "How many rainbow tiles counted as each gem"},
+                "relic_sets": _array(relic_set),
+                "iridia_relics": {"type": "object", "additionalProperties": role,
+                                  "propertyNames": RELIC,
+                                  "description": "Each Iridia relic held, by name"},
+                "objective": {"anyOf": [objective, {"type": "null"}]},
+                "iridia_stone": BOOLEAN,
+                "royalty_token": nullable(ROYALTY_TOKEN)},
+            "additionalProperties": False}

@@ -109,6 +109,26 @@ def test_a_command_the_engine_refuses_does_not_fit_the_schema():
     assert_valid({"type": "reveal", "hexes": ["1a", "1b"]}, "Command")
 
 
+@pytest.mark.parametrize("players,rhom", [(1, True), (3, False)])
+def test_the_score_detail_of_finished_games_is_typed(players, rhom):
+    """SeatScore.detail says what the engine fills in (issue 32: it was any object)."""
+    seen = set()
+    for seed in range(4):
+        state = None
+        for _step, state in simulate.steps(simulate.make_options(players, rhom=rhom),
+                                           f"detail-{players}-{seed}"):
+            pass
+        outcome = engine.outcome(state).to_dict()
+        assert_valid(outcome, "Outcome")
+        for score in outcome["seats"]:
+            seen |= {key for key, value in score["detail"].items() if value}
+    assert {"tile_sets", "relic_sets", "objective"} <= seen
+    a_score = dict(outcome["seats"][0])
+    for wrong in ({"tile_sets": "many"}, {"objective": {"id": "luck"}}, {"bonus": 3}):
+        with pytest.raises(AssertionError):
+            assert_valid({**a_score, "detail": wrong}, "SeatScore")
+
+
 def test_the_commands_the_server_plays_are_not_offered_to_clients():
     with pytest.raises(AssertionError):
         assert_valid({"type": "rhom_turn"}, "Command")

@@ -126,3 +126,28 @@ def test_an_operation_specific_status_needs_its_own_example():
 
 def spec_yaml_as_dict() -> dict:
     return yaml.safe_load(spec_yaml())
+
+
+def _error_details_the_server_sends() -> set[str]:
+    """Every keyword given to fail(...) across server/ (the particulars of an error's details),
+    and the validation errors' `fields`."""
+    import ast
+
+    found = {"fields"}
+    for path in (ROOT / "server").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "fail":
+                found |= {k.arg for k in node.keywords if k.arg not in (None, "headers")}
+    return found
+
+
+def test_error_details_are_typed_with_every_particular_the_server_sends():
+    schemas = yaml.safe_load(spec_yaml())["components"]["schemas"]
+    details = schemas["Error"]["properties"]["details"]
+    assert details.get("$ref") == "#/components/schemas/ErrorDetails"
+    typed = schemas["ErrorDetails"]
+    assert typed["additionalProperties"] is False
+    sent = _error_details_the_server_sends()
+    assert {"current_version", "game_id", "retry_after"} <= sent
+    assert sent <= set(typed["properties"]), sent - set(typed["properties"])
+    assert typed["properties"]["current_version"]["type"] == ["integer", "null"]
