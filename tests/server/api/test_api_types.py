@@ -114,10 +114,8 @@ def test_the_score_detail_of_finished_games_is_typed(players, rhom):
     """SeatScore.detail says what the engine fills in (issue 32: it was any object)."""
     seen = set()
     for seed in range(4):
-        state = None
-        for _step, state in simulate.steps(simulate.make_options(players, rhom=rhom),
-                                           f"detail-{players}-{seed}"):
-            pass
+        *_, (_step, state) = simulate.steps(simulate.make_options(players, rhom=rhom),
+                                            f"detail-{players}-{seed}")
         outcome = engine.outcome(state).to_dict()
         assert_valid(outcome, "Outcome")
         for score in outcome["seats"]:
