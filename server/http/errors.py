@@ -8,6 +8,7 @@ header), oversized bodies (413) and marshmallow validation errors (422, field me
 from __future__ import annotations
 
 import http
+import json
 from typing import Any, NoReturn
 
 import marshmallow as ma
@@ -83,8 +84,24 @@ class ErrorDetailsSchema(ma.Schema):
 # Example messages of the statuses whose message is the same on every operation. The others
 # (403, 404, 409, 412, 422, 428) say something about the operation itself, so each operation
 # gives its own (server/api/docs.py refuses to document one without it).
+def malformed_json(error: Exception) -> str:
+    """The 400 for a body that is not JSON: where it goes wrong ("Expecting ',' delimiter:
+    line 1 column 13 (char 12)")."""
+    return f"malformed JSON: {error}: send one JSON object"
+
+
+def _sample_malformed_json() -> str:
+    try:
+        json.loads(MALFORMED_SAMPLE)
+    except json.JSONDecodeError as error:
+        return malformed_json(error)
+    raise AssertionError("the sample body is JSON")
+
+
+# The body the 400 example is the answer to (a test posts it and compares).
+MALFORMED_SAMPLE = '{"seats": 2 "rhom": false}'
 EXAMPLE_MESSAGES = {
-    400: "malformed JSON: Expecting ',' delimiter: line 1 column 12 (char 11)",
+    400: _sample_malformed_json(),
     401: "send your API token as 'Authorization: Bearer <token>'",
     413: "the request body is larger than 65536 bytes: send a smaller one",
     415: "the body must be JSON, sent with 'Content-Type: application/json' (this one came as "

@@ -18,7 +18,7 @@ from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
 from server.http import who_first
-from server.http.errors import fail
+from server.http.errors import fail, malformed_json
 from server.http.pagination import LinkedPages
 from server.storage import json_codec
 
@@ -34,8 +34,10 @@ class Parser(FlaskParser):
                              error_headers=error_headers)
 
     def _handle_invalid_json_error(self, error, req, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
+        # Where the body goes wrong, not webargs' "Invalid JSON body.": the spec's 400 example
+        # is this message for a sample body (server/http/errors.py).
         who_first.check_first()
-        super()._handle_invalid_json_error(error, req, *args, **kwargs)
+        fail(400, malformed_json(error))
 
     def _raw_load_json(self, req: Any) -> Any:
         try:
