@@ -7,6 +7,8 @@ from pathlib import Path
 
 import yaml
 
+from server.http.errors import MALFORMED_SAMPLE
+
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -24,7 +26,7 @@ def _examples_400() -> dict[tuple[str, str], dict]:
 def test_the_400_example_is_what_a_malformed_body_gets(client, ada):
     examples = _examples_400()
     assert ("post", "/api/v1/games") in examples
-    said = client.post("/api/v1/games", data='{"seats": 2 "rhom": false}'.encode(),
+    said = client.post("/api/v1/games", data=MALFORMED_SAMPLE,
                        headers={**ada.headers, "Content-Type": "application/json"})
     assert said.status_code == 400
     assert said.json == examples[("post", "/api/v1/games")]
