@@ -12,6 +12,7 @@ from flask_smorest import Api
 
 from server import i18n, reactions, wakeups, web
 from server.api import engine_schemas
+from server.api.schema_rules import SchemaRules
 from server.api.community.open_routes import blp as finding_blp
 from server.api.community.player_routes import blp as players_blp
 from server.api.community.routes import blp as community_blp
@@ -105,7 +106,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     wakeups.init_app(app)
 
     app.url_map.converters["game_id"] = paths.GameIdConverter
-    api = IridesciaApi(app, spec_kwargs={"extra_plugins": [engine_schemas.OperationIds()]})
+    api = IridesciaApi(app, spec_kwargs={"extra_plugins": [engine_schemas.OperationIds(),
+                                                              SchemaRules()]})
     engine_schemas.init_api(api)
     api.register_converter(paths.GameIdConverter, paths.parameter_schema)
     api.spec.components.security_scheme(

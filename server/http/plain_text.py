@@ -27,6 +27,19 @@ _UNSAFE_IN_A_BODY = re.compile("(?![\n\t])" + UNSAFE.pattern)
 _NAMES = {0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL"}
 
 
+def _json_schema_class(pattern: re.Pattern[str]) -> str:
+    """UNSAFE's character class written for a JSON Schema pattern (ECMA-262: \\uXXXX escapes, so
+    the spec file holds no control character itself)."""
+    body = pattern.pattern[1:-1]
+    return "".join(ch if ch == "-" else f"\\u{ord(ch):04x}" for ch in body)
+
+
+# The name rule as a JSON Schema pattern: no control character, and something other than
+# spaces (the name is stripped, and a blank one refused).
+_NO_CONTROL = _json_schema_class(UNSAFE)
+NAME_PATTERN = f"^[^{_NO_CONTROL}]*[^{_NO_CONTROL}\\s][^{_NO_CONTROL}]*$"
+
+
 def describe(character: str) -> str:
     """``U+001B ESC``: a character that has no printable form, by its code (and short name)."""
     code = ord(character)

@@ -71,11 +71,18 @@ def contribution_field() -> fields.String:
 
 
 class GameCreateSchema(ma.Schema):
+    OPENAPI_RULES = {
+        "description": "A new game. `pace` and `turn_deadline_hours` exclude each other (422 "
+                       "for both): the pace sets the deadline.",
+        "not": {"required": ["pace", "turn_deadline_hours"],
+                "description": "pace and turn_deadline_hours together"},
+    }
     contribution = contribution_field()
     rules_version = fields.String(
         validate=_playable_rules_version,
         metadata={"description": "The rules version the game is played under for its whole life "
-                                 "(default: the server's current one)", "example": "2"})
+                                 "(default: the server's current one)", "example": "2",
+                  "enum": list(engine.SUPPORTED_VERSIONS)})
     seats = fields.Integer(required=True, validate=validate.Range(1, 4),
                            metadata={"description": "Number of human players (1-4)"})
     rhom = StrictBoolean(load_default=False,
@@ -251,6 +258,13 @@ class JoinSchema(ma.Schema):
 
 
 class CommandRequestSchema(ma.Schema):
+    OPENAPI_RULES = {
+        "description": "One command, as `command` (an object) or as `notation` (a line), never "
+                       "both (422); played against the version you name, by `expected_version` "
+                       "here or an If-Match header (neither: 428).",
+        "oneOf": [{"required": ["command"], "title": "As a command object"},
+                  {"required": ["notation"], "title": "As a notation line"}],
+    }
     command = TypedObject("Command", metadata={
         "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "
                        "seat defaults to yours. Give this or `notation`.",

@@ -6,7 +6,7 @@ import marshmallow as ma
 from marshmallow import fields, validate
 
 from server.api.bot_levels import LEVEL_HELP, BotLevel
-from server.http.plain_text import PlainEmail, PlainString
+from server.http.plain_text import NAME_PATTERN, PlainEmail, PlainString
 from server.i18n import LANGUAGES
 from server.users.mail_choices import parse_quiet, valid_zone
 
@@ -15,7 +15,12 @@ EMAIL_PREFERENCES = ("every_turn", "digest", "reminders", "none")
 
 class UserCreateSchema(ma.Schema):
     name = PlainString(required=True, validate=validate.Length(min=1, max=80),
-                         metadata={"example": "Ada"})
+                         metadata={"example": "Ada", "pattern": NAME_PATTERN,
+                                   "description": "The name other players see: 1 to 80 "
+                                                  "characters, not only spaces (it is "
+                                                  "stripped), no control or bidirectional "
+                                                  "formatting characters (422 naming the one "
+                                                  "found)"})
     email = PlainEmail(required=True, validate=validate.Length(max=254),
                        metadata={"example": "ada@example.org"})
 
