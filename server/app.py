@@ -12,7 +12,6 @@ from flask_smorest import Api
 
 from server import i18n, reactions, wakeups, web
 from server.api import engine_schemas
-from server.api.schema_rules import SchemaRules
 from server.api.community.open_routes import blp as finding_blp
 from server.api.community.player_routes import blp as players_blp
 from server.api.community.routes import blp as community_blp
@@ -26,6 +25,7 @@ from server.api.messages.routes import blp as messages_blp
 from server.api.notifications.routes import blp as notifications_blp
 from server.api.plans.routes import blp as plans_blp
 from server.api.rules.routes import blp as rules_blp
+from server.api.schema_rules import SchemaRules
 from server.api.users.routes import blp as users_blp
 from server.api.vacations.routes import blp as vacations_blp
 from server.api.webhooks.routes import blp as webhooks_blp
