@@ -25,9 +25,11 @@ from server.api.messages.routes import blp as messages_blp
 from server.api.notifications.routes import blp as notifications_blp
 from server.api.plans.routes import blp as plans_blp
 from server.api.rules.routes import blp as rules_blp
+from server.api.examples import SuccessExamples
 from server.api.schema_rules import SchemaRules
 from server.api.users.routes import blp as users_blp
 from server.api.vacations.routes import blp as vacations_blp
+from server.api.webhooks import deliveries as webhook_deliveries
 from server.api.webhooks.routes import blp as webhooks_blp
 from server.config import Settings
 from server.games import service
@@ -107,8 +109,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.url_map.converters["game_id"] = paths.GameIdConverter
     api = IridesciaApi(app, spec_kwargs={"extra_plugins": [engine_schemas.OperationIds(),
-                                                              SchemaRules()]})
+                                                              SchemaRules(), SuccessExamples()]})
     engine_schemas.init_api(api)
+    webhook_deliveries.document(api)
     api.register_converter(paths.GameIdConverter, paths.parameter_schema)
     api.spec.components.security_scheme(
         "bearerAuth",

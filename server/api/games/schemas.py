@@ -262,8 +262,13 @@ class CommandRequestSchema(ma.Schema):
         "description": "One command, as `command` (an object) or as `notation` (a line), never "
                        "both (422); played against the version you name, by `expected_version` "
                        "here or an If-Match header (neither: 428).",
-        "oneOf": [{"required": ["command"], "title": "As a command object"},
-                  {"required": ["notation"], "title": "As a notation line"}],
+        # Exactly one of the two: not both, and not neither. As `not` (which generated
+        # clients leave to the server) rather than a oneOf, which openapi-python-client turns
+        # into a union with no CommandRequest model.
+        "not": {"anyOf": [{"required": ["command", "notation"]},
+                          {"not": {"anyOf": [{"required": ["command"]},
+                                             {"required": ["notation"]}]}}],
+                "description": "both command and notation, or neither"},
     }
     command = TypedObject("Command", metadata={
         "description": "One engine command: {type, seat?, ...fields} (docs/engine-api.md); "

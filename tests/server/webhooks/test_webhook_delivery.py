@@ -19,6 +19,7 @@ from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, WebhookDelivery
 from server.webhooks import signing
 from tests.server.scheduler.helpers import Clock, Player
+from tests.server.spec_validation import assert_valid, spec
 from tests.webhook_sink import serve
 
 
@@ -55,8 +56,23 @@ def _hook(table, game_id, player, url, **extra):
     return response.get_json()
 
 
-def _verified(received, secret, now):
+def _as_the_spec_says(received, component="WebhookDelivery"):
+    """The delivery is what the spec's ``webhooks`` say: its body the component, every header
+    the operation lists present and fitting its schema (issue 32)."""
+    from openapi_schema_validator import OAS31Validator
+
+    event = received.headers["X-Iridescia-Event"]
+    operation = spec()["webhooks"][event]["post"]
+    for parameter in operation["parameters"]:
+        value = received.headers.get(parameter["name"])
+        assert value is not None, parameter["name"]
+        OAS31Validator(parameter["schema"]).validate(value)
+    assert_valid(json.loads(received.body), component)
+
+
+def _verified(received, secret, now, component="WebhookDelivery"):
     headers = received.headers
+    _as_the_spec_says(received, component)
     assert headers["Content-Type"] == "application/json"
     assert signing.verify(secret, headers["X-Iridescia-Timestamp"],
                           headers["X-Iridescia-Signature"], received.body, now.timestamp())
@@ -229,6 +245,7 @@ def test_discord_and_slack_get_their_incoming_webhook_bodies(app, table, ticker,
     got = sink.received[-1]
     assert got.path == "/chat"
     body = json.loads(got.body)
+    component = "WebhookDiscordBody" if format == "discord" else "WebhookSlackBody"
     words = body["content"] if format == "discord" else body["text"]
     assert set(body) == ({"content", "allowed_mentions"} if format == "discord" else {"text"})
     assert f"game {game_id}" in words and f"https://iridescia.test/games/{game_id}" in words
@@ -240,7 +257,7 @@ def test_discord_and_slack_get_their_incoming_webhook_bodies(app, table, ticker,
     else:
         assert "Ada &lt;!channel&gt; @everyone" in words  # nor make Slack mention everyone
         assert "<!channel>" not in words
-    _verified(got, hook["secret"], clock())
+    _verified(got, hook["secret"], clock(), component)
 
 
 def test_a_delivery_to_a_host_now_private_is_refused_at_delivery(app, table, ticker, clock, sink):
