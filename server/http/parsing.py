@@ -17,6 +17,7 @@ from flask import Flask, request
 from webargs.core import missing
 from webargs.flaskparser import FlaskParser, is_json_request
 
+from server.http import who_first
 from server.http.errors import fail
 from server.http.pagination import LinkedPages
 from server.storage import json_codec
@@ -25,14 +26,27 @@ NUL = "\x00"
 
 
 class Parser(FlaskParser):
+    """Input is refused only after the caller and the game are known good (who_first)."""
+
+    def handle_error(self, error, req, schema, *, error_status_code, error_headers):  # noqa: ANN001, ANN201
+        who_first.check_first()
+        super().handle_error(error, req, schema, error_status_code=error_status_code,
+                             error_headers=error_headers)
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN201
+        who_first.check_first()
+        super()._handle_invalid_json_error(error, req, *args, **kwargs)
+
     def _raw_load_json(self, req: Any) -> Any:
         try:
             data = self._json_body(req)
         except RecursionError:
+            who_first.check_first()
             fail(400, "malformed JSON: the body is nested too deeply to read; send a flatter "
                       "body")
         where = _nul_in(data)
         if where is not None:
+            who_first.check_first()
             fail(422, f"{where} contains a NUL character (\\u0000): remove it", field=where)
         return data
 
@@ -42,6 +56,7 @@ class Parser(FlaskParser):
         errors included: what orjson refuses, the standard library reads or words)."""
         if not is_json_request(req):
             if req.mimetype or req.get_data(cache=True):
+                who_first.check_first()
                 fail(415, f"the body must be JSON, sent with 'Content-Type: application/json' "
                           f"(this one came as {req.mimetype or 'no Content-Type'!r})",
                      content_type=req.mimetype or None)

@@ -12,11 +12,11 @@ while the server answers that ".", the next message's bytes are built. A crash t
 leaves at most one delivered message with its outcome unwritten (resent once, same Message-ID);
 a message whose lease was lost during its lines is dropped before its final line.
 
-A notice's board picture is rasterised by resvg, which holds the interpreter's lock for the
-whole picture (100 ms of CPU on a quiet machine, several times that under load): rendering
-beside a send would hold up that send's replies for as long. A message to render therefore
-waits until the one on the wire is done, and is rendered just before it is sent, not with the
-rest of its batch (one picture at a time, not five before the first mail goes out).
+A notice's board picture is drawn by Pillow (server/picture/raster.py, ~10 ms on a quiet
+machine, once per game version: server/picture/cache.py; it was resvg's 100 ms before), which
+holds the interpreter's lock while it draws: rendering beside a send would hold up that send's
+replies for as long. A message to render therefore waits until the one on the wire is done, and
+is rendered just before it is sent, not with the rest of its batch.
 """
 
 from __future__ import annotations
