@@ -121,10 +121,11 @@ class Meter:
 
 
 def scheduler_process(env: dict[str, str], workdir: Path, number: int) -> subprocess.Popen:
+    """`iridescia-server scheduler` (as ``python -m server.cli``: py-spy finds it so)."""
     log = (workdir / f"scheduler-{number}.log").open("w")
-    return subprocess.Popen([sys.executable, "-c", "from server.cli import main; main()",
-                             "scheduler"], env=env, cwd=workdir, stdout=log,
-                            stderr=subprocess.STDOUT, start_new_session=True)
+    return subprocess.Popen([sys.executable, "-m", "server.cli", "scheduler"],
+                            env=env, cwd=workdir, stdout=log, stderr=subprocess.STDOUT,
+                            start_new_session=True)
 
 
 @contextmanager

@@ -8,6 +8,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from engine import audit
+from server.web import account_pages
 from server.web.routes import _page_user, protect_forms
 
 blp = Blueprint("verify", __name__, template_folder="templates")
@@ -21,11 +22,24 @@ def allow_a_whole_log() -> None:
         request.max_content_length = LOG_MAX_BYTES
 
 
-blp.before_request(protect_forms)
+def _an_address_confirmation() -> bool:
+    """/verify?code=… is also the link of the mail that confirms an address
+    (server/users/links.py, links already sent included): a request with a code and no log is
+    that page's, served by account_pages (whose code is its credential: no CSRF token)."""
+    return bool(request.values.get("code")) and "log" not in request.files
+
+
+@blp.before_request
+def protect_the_upload():
+    if not _an_address_confirmation():
+        return protect_forms()
+    return None
 
 
 @blp.get("/verify")
 def verify_form():
+    if _an_address_confirmation():
+        return account_pages.show_confirmation()
     return render_template("verify.html", user=_page_user(), result=None)
 
 
@@ -36,6 +50,8 @@ def _refused(problem: str):
 
 @blp.post("/verify")
 def verify_upload():
+    if _an_address_confirmation():
+        return account_pages.confirm()
     upload = request.files.get("log")
     if upload is None or not upload.filename:
         return _refused("choose a game's log file (from `iridescia log GAME -o FILE` or the "

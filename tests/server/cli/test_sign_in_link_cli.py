@@ -30,7 +30,8 @@ def test_the_printed_link_signs_the_player_in_on_the_games_page(app, client, gam
     browser = app.test_client()
     answer = follow(browser, link.removeprefix(BASE_URL))
     assert answer.status_code == 303 and answer.headers["Location"] == f"/games/{game['id']}"
-    assert "You play seat" in browser.get(answer.headers["Location"]).get_data(as_text=True)
+    page = browser.get(answer.headers["Location"]).get_data(as_text=True)
+    assert '<span class="player-name">Ada</span> (you)' in page  # her panel, as the player
 
 
 def test_an_unknown_address_is_an_error_that_says_so(database_url):

@@ -96,6 +96,14 @@ def test_played_for_you_email_says_why_and_what_was_played():
     assert "  - move 2c" in text
 
 
+def test_the_start_email_says_the_game_started_and_never_a_seat_number():
+    _, text, html = render("game_started", _context(board=""))
+    assert "Game k3x9 of Gems of Iridescia has started.\n" in text
+    assert ('Game <a href="https://iridescia.test/games/k3x9">k3x9</a> of Gems of Iridescia has '
+            "started.</p>") in html
+    assert not re.search(r"seat \d", text + html)
+
+
 def test_removal_turn_and_deadline_warning_subjects():
     removal = _context(decision_kind="removal", typed=["remove 6b"],
                        commands=commands("k3x9", "remove 6b"))
