@@ -15,6 +15,7 @@ from server.api import engine_schemas
 from server.api.community.open_routes import blp as finding_blp
 from server.api.community.player_routes import blp as players_blp
 from server.api.community.routes import blp as community_blp
+from server.api.examples import SuccessExamples
 from server.api.games import paths
 from server.api.games.hint_routes import blp as hint_blp
 from server.api.games.play_routes import blp as play_blp
@@ -25,7 +26,6 @@ from server.api.messages.routes import blp as messages_blp
 from server.api.notifications.routes import blp as notifications_blp
 from server.api.plans.routes import blp as plans_blp
 from server.api.rules.routes import blp as rules_blp
-from server.api.examples import SuccessExamples
 from server.api.schema_rules import SchemaRules
 from server.api.users.routes import blp as users_blp
 from server.api.vacations.routes import blp as vacations_blp
