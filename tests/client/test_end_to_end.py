@@ -247,7 +247,8 @@ def test_a_game_against_a_bot_seat_and_my_turn_played_by_the_strong_search(run, 
     game = json.loads(created.output)
     assert game["status"] == "active" and game["is_my_turn"]  # me and a bot: nobody to wait for
     [bot] = [p for p in game["players"] if p["kind"] == "bot"]
-    assert bot["name"] == "Bot Amber (greedy)" and bot["user_id"] is None
+    # The old policy name is still taken, as the level it became.
+    assert bot["name"] == "Bot Amber (medium)" and bot["user_id"] is None
     played = cli("ada", "autoplay", game["id"], "--policy", "strong", "--seed", "1")
     assert played.exit_code == 0, played.output
     lines = played.output.splitlines()

@@ -13,6 +13,9 @@ function swap(html, url) {
   const fresh = next.getElementById("game");
   if (!fresh) return false;
   const y = window.scrollY;
+  // The game just ended: show who won (its heading is first) rather than keep the place.
+  const ended = root.dataset.status !== "finished" &&
+    next.documentElement.dataset.status === "finished";
   document.getElementById("game").replaceWith(fresh);
   for (const name of ["version", "status", "replay"]) {
     const value = next.documentElement.dataset[name];
@@ -20,7 +23,8 @@ function swap(html, url) {
   }
   document.title = next.title;
   if (url) history.replaceState(null, "", url);
-  window.scrollTo(0, y);
+  const over = ended && document.getElementById("over");
+  if (over) over.scrollIntoView({ block: "start" }); else window.scrollTo(0, y);
   return true;
 }
 

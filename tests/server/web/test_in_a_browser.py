@@ -5,8 +5,10 @@ player's page without a reload; axe-core on every kind of page; no engine id in 
 signing in from an email; a stale click; the replay by turn; /docs offline; table talk; pausing
 and a vacation from the settings.
 
-On SQLite only: these test the pages as a person uses them; the pages' storage is tested on both
-databases by test_pages.py and test_lobby_pages.py."""
+The two games played to the end and the live update run on PostgreSQL too (the scheduler's turns,
+the polling, the lobby's writes on both databases); the rest on SQLite only: they test the pages as
+a person uses them, and the pages' storage is tested on both databases by test_pages.py and
+test_lobby_pages.py."""
 
 from __future__ import annotations
 
@@ -43,17 +45,23 @@ from tests.server.web.browser import (
 )
 from tests.server.web.conftest import link_for, register, whose_turn
 
-SIZES = pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+# A whole game takes a while: each is played at both sizes on SQLite, and once on PostgreSQL.
+GAMES = pytest.mark.parametrize(
+    ("size", "site"), [(PHONE, "sqlite"), (DESKTOP, "sqlite"), (DESKTOP, "postgresql")],
+    ids=["phone-sqlite", "desktop-sqlite", "desktop-postgresql"], indirect=["site"])
+BOTH_DATABASES = pytest.mark.parametrize("site", ["sqlite", "postgresql"], indirect=True)
 ENGINE_IDS = re.compile(r"\b(" + "|".join(sorted({*ITEMS, *RELICS, *OBJECTIVES, *TILES},
                                                   key=len, reverse=True)) + r")\b")
 NOT_FOR_PLAYERS = re.compile(r"\bseat \d|\bversion \d|\([a-z]+_[a-z_]+\)")
 
 
 @pytest.fixture
-def site(_migrated_sqlite, tmp_path):
-    """The app on a port, with its scheduler in-process (the Rhom's and the bots' turns)."""
+def site(request, tmp_path):
+    """The app on a port, with its scheduler in-process (the Rhom's and the bots' turns), on
+    SQLite unless a test asks for "postgresql" (``indirect`` parametrization)."""
+    database_url = request.getfixturevalue(f"_migrated_{getattr(request, 'param', 'sqlite')}")
     port = free_port()
-    app = create_app({"DATABASE_URL": _migrated_sqlite, "TESTING": True,
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True,
                       "BASE_URL": f"http://127.0.0.1:{port}",
                       "SCHEDULER_INTERVAL_SECONDS": 0.2,
                       "OUTBOX_DIR": str(tmp_path / "outbox")})
@@ -62,7 +70,7 @@ def site(_migrated_sqlite, tmp_path):
     yield app, server.url
     scheduler.shutdown()
     server.stop()
-    empty_every_table(_migrated_sqlite)
+    empty_every_table(database_url)
 
 
 @pytest.fixture
@@ -221,7 +229,7 @@ def _create_from_the_lobby(driver, url: str, **fields) -> str:
     return driver.current_url.rsplit("/", 1)[-1]
 
 
-@SIZES
+@GAMES
 def test_a_solo_game_from_the_lobby_is_played_to_the_end_on_the_board(site, browser, size):
     app, url = site
     api = app.test_client()
@@ -245,8 +253,18 @@ def test_a_solo_game_from_the_lobby_is_played_to_the_end_on_the_board(site, brow
     assert clicks > 10
     shot(browser, f"{name}_over")
     assert overflow(browser) <= 0
-    winner = browser.find_element(By.CSS_SELECTOR, ".game-over h2").text
-    assert re.match(r"(Ada|the Rhom)( and \S+)? wins? with \d+ points\.", winner), winner
+    heading = browser.find_element(By.CSS_SELECTOR, ".game-over h2")
+    winner = heading.text
+    # The winner is named first: above the board and, on a desktop, the panels beside it.
+    below = [browser.find_element(By.CSS_SELECTOR, f"#game > {part}") for part in (
+        ".board", ".panels", "#seed")]
+    assert all(heading.location["y"] < part.location["y"] for part in below), (
+        heading.location, [part.location for part in below])
+    # and the page, which keeps its place after a click, showed it when the game ended.
+    assert browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return r.top >= 0 && r.bottom <= "
+        "innerHeight", heading), browser.execute_script("return scrollY")
+    assert re.match(r"(Ada|The Rhom)( and \S+)? wins? with \d+ points\.", winner), winner
     assert browser.find_element(By.CSS_SELECTOR, "table.scores").size["width"] <= size[0]
     assert "The seed matches it." in browser.find_element(By.CSS_SELECTOR, "#seed").text
     assert_names_only(browser)
@@ -257,7 +275,7 @@ def test_a_solo_game_from_the_lobby_is_played_to_the_end_on_the_board(site, brow
     assert info["status"] == "finished"
 
 
-@SIZES
+@GAMES
 def test_a_game_with_a_bot_seat_from_the_lobby_is_played_to_the_end(site, browser, size):
     app, url = site
     api = app.test_client()
@@ -274,6 +292,7 @@ def test_a_game_with_a_bot_seat_from_the_lobby_is_played_to_the_end(site, browse
     assert overflow(browser) <= 0
 
 
+@BOTH_DATABASES
 def test_a_move_posted_to_the_api_shows_on_the_other_players_page_without_a_reload(
         table, browser):
     app, url, api, ada, bob, game = table
