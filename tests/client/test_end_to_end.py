@@ -235,14 +235,22 @@ def test_a_game_against_a_bot_seat_and_my_turn_played_by_the_strong_search(run, 
     from server.games import service
 
     monkeypatch.setattr(hard, "HARD_BUDGET", strong.Budget(playouts=4))
-    # A seed under which the creator (first in the lobby) plays first.
-    seed = next(f"bot-e2e-{i}" for i in range(100) if engine.rng_for(f"bot-e2e-{i}", 0).randrange(2) == 0)
+    # A seed under which the creator (first in the lobby) plays first, with her word mixed in
+    # (the bot gives none; either order of the two words).
+    from engine import seeds
+
+    def ada_first(seed: str) -> bool:
+        return all(engine.rng_for(seeds.dice_seed(seed, words, seeds.MIXED), 0).randrange(2) == 0
+                   for words in (["e2e-word", ""], ["", "e2e-word"]))
+
+    seed = next(f"bot-e2e-{i}" for i in range(1000) if ada_first(f"bot-e2e-{i}"))
     monkeypatch.setattr(service, "new_seed", lambda: (seed, service.seed_hash(seed)))
     cli = profile_runner(run, live)
     register(cli, "ada", "Ada")
     refused = cli("ada", "new", "--seats", "2", "--bots", "2")
     assert refused.exit_code == 2 and "at most --bots 1 with --seats 2" in refused.output
-    created = cli("ada", "new", "--seats", "2", "--bots", "1", "--bot-policy", "greedy", "--json")
+    created = cli("ada", "new", "--seats", "2", "--bots", "1", "--bot-policy", "greedy",
+                  "--word", "e2e-word", "--json")
     assert created.exit_code == 0, created.output
     game = json.loads(created.output)
     assert game["status"] == "active" and game["is_my_turn"]  # me and a bot: nobody to wait for
