@@ -147,11 +147,12 @@ def test_every_event_of_random_games_is_told(monkeypatch):
     kind of event the games produce is narrated without a raw identifier."""
     from engine import simulate
     from engine.bots import policies
+    from engine.text.narrate.narrator import Narrator
 
     def strict(handler, event):
         handler(event)
 
-    monkeypatch.setattr(narrate._Narrator, "tell", staticmethod(strict))
+    monkeypatch.setattr(Narrator, "tell", staticmethod(strict))
     kinds = set()
     for players, rhom in ((4, False), (2, True), (1, True), (3, False)):
         options = simulate.make_options(players, rhom)
