@@ -13,7 +13,9 @@ from rich.console import Console
 from rich.text import Text
 
 from client.i18n import engine_catalog
-from engine.text.board import WIDTH, Line, view_lines
+from engine.text.board import view_lines
+from engine.text.columns import WIDTH
+from engine.text.line import Line
 
 
 def to_string(lines: list[Line], color: bool) -> str:

@@ -153,7 +153,7 @@ def test_long_names_and_ids_still_fit_80_columns():
 
 @pytest.mark.parametrize("name", sorted(HANDMADE))
 def test_show_in_japanese_when_lang_is_japanese_fits_80_columns(name, monkeypatch):
-    from engine.text.board import columns
+    from engine.text.columns import columns
 
     monkeypatch.setenv("LANG", "ja_JP.UTF-8")
     build, game = HANDMADE[name]

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import engine
 from engine.data import OBJECTIVES, RELICS
-from engine.text.board import tiles_per_gem
+from engine.text.players import tiles_per_gem
 from engine.text.wording import objective_text
 from server import create_app
 from server.scheduler.tick import Ticker
