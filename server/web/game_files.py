@@ -13,7 +13,7 @@ from flask import Blueprint
 
 from engine.board import ROWS, row_hexes
 from server.api.games.play_routes import export
-from server.api.games.schemas import ExportSchema
+from server.api.games.play_schemas import ExportSchema
 from server.http.errors import fail
 from server.picture.svg.hexes import BOARD_HEIGHT, BOARD_WIDTH, HEX_WIDTH, RADIUS, centre
 from server.picture.svg.symbols import PLAYER_COLOURS

@@ -1,5 +1,5 @@
 """The parts of the view (engine.view.view) as JSON schema, and the options and outcome it
-shares with the export; server.api.games.schemas.ViewSchema puts them together.
+shares with the export; server.api.games.play_schemas.ViewSchema puts them together.
 
 engine/view.py builds dicts, not dataclasses, so this is written out; every object is closed
 (``additionalProperties: false``) and tests validate real views against it, so a key the engine

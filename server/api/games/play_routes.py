@@ -21,9 +21,7 @@ from server import wakeups
 from server.api.docs import document_errors, location
 from server.api.games import preconditions
 from server.api.games.paths import game_path
-from server.api.games.routes import E404, NOT_MODIFIED, actor, plain_json
-from server.api.games.schemas import (
-    MAX_VERSION,
+from server.api.games.play_schemas import (
     CommandRequestSchema,
     CommandResultSchema,
     ExportQuerySchema,
@@ -34,6 +32,8 @@ from server.api.games.schemas import (
     ViewQuerySchema,
     ViewSchema,
 )
+from server.api.games.routes import E404, NOT_MODIFIED, actor, plain_json
+from server.api.games.schemas import MAX_VERSION
 from server.config import OPEN_WAITS_REFUSED
 from server.games import lobby, posting, seat_kinds, seeding, service
 from server.games.cache import CACHE

@@ -8,7 +8,8 @@ import random
 import marshmallow as ma
 import pytest
 
-from server.api.games.schemas import MAX_VERSION, CommandRequestSchema
+from server.api.games.play_schemas import CommandRequestSchema
+from server.api.games.schemas import MAX_VERSION
 
 
 def _through_marshmallow(body):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from server.api.games.schemas import CommandResultSchema, LegalSchema, ViewSchema
+from server.api.games.play_schemas import CommandResultSchema, LegalSchema, ViewSchema
 from tests.server.play import create_started_game, seat_map
 
 
