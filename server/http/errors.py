@@ -74,8 +74,8 @@ class ErrorDetailsSchema(ma.Schema):
     authorization = _text("401: what is wrong with the Authorization header")
     rules_version = ma.fields.String(allow_none=True, metadata={
         "description": "The rules version asked for"})
-    user_id = _text("The account the error is about")
-    seek_id = _text("The seat request the error is about")
+    user_id = _int("The account the error is about")
+    seek_id = _int("The seek the error is about")
     days_asked = _int("The vacation days asked for")
     days_left = _int("The vacation days left")
     database = _text("503 from the health check: `unreachable`")

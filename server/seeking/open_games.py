@@ -37,6 +37,8 @@ def open_games(session: Session, offset: int, limit: int, *, seats: int | None =
              .scalar_subquery())
     statement = _filtered(select(Game), seats, pace, rules_version).where(taken < Game.seats)
     total = session.scalar(select(func.count()).select_from(statement.subquery())) or 0
+    if offset >= total:  # past the last (a page far past it would overflow the OFFSET): none
+        return [], total
     rows = session.scalars(statement.order_by(Game.created_at.desc(), Game.id)  # type: ignore[attr-defined]
                         .offset(offset).limit(limit)).all()
     return list(rows), total

@@ -87,7 +87,8 @@ def seeks_of(session: Session, user: User) -> list[Seek]:
 
 
 def seek_of(session: Session, user: User, seek_id: int) -> Seek:
-    found = session.get(Seek, seek_id)
+    # An id past what the column holds (PostgreSQL refused it: a 500) is no seek of anyone's.
+    found = session.get(Seek, seek_id) if 0 < seek_id < 2**31 else None
     if found is None or found.user_id != user.id:
         fail(404, f"you have no seek {seek_id}: `iridescia seeks` lists yours", seek_id=seek_id)
     return found

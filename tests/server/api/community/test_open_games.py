@@ -64,3 +64,12 @@ def test_the_list_comes_a_page_at_a_time(table):
     second = listed(table, "?page_size=2&page=2")
     assert [g["id"] for g in first.get_json() + second.get_json()] == made[::-1]
     assert json.loads(first.headers["X-Pagination"])["next_page"] == 2
+
+
+def test_a_page_far_past_the_last_is_empty(table):
+    """A page number whose offset no database takes (it was a 500) is simply past the last."""
+    ada = table.register("Ada")
+    table._call("post", "/games", ada, seats=2, public=True)
+    far = listed(table, "?page_size=97&page=1421676779060129024")
+    assert far.status_code == 200 and far.get_json() == []
+    assert json.loads(far.headers["X-Pagination"])["total"] == 1

@@ -74,3 +74,12 @@ def test_a_seek_for_one_seat_is_refused(table):
     assert alone.status_code == 422
     assert alone.get_json()["message"] == ("invalid request: seats: Must be greater than or equal "
                                            "to 2 and less than or equal to 4.")
+
+
+def test_a_seek_id_past_any_column_is_simply_not_found(table):
+    """An id no column holds (PostgreSQL refused it: a 500) is a 404 like any other."""
+    ada = table.register("Ada")
+    answer = table.client.delete("/api/v1/seeks/1090301946107",
+                                 headers={"Authorization": f"Bearer {ada.token}"})
+    assert answer.status_code == 404
+    assert answer.get_json()["message"].startswith("you have no seek 1090301946107")
