@@ -18,7 +18,8 @@ MOST_GAMES_SHOWN = 200
 
 
 def public_user(session: Session, user_id: int) -> User:
-    user = session.get(User, user_id)
+    # An id past what the column holds (PostgreSQL refused it: a 500) is nobody's.
+    user = session.get(User, user_id) if 0 < user_id < 2**31 else None
     if user is None or user.disabled_at is not None:
         fail(404, f"there is no player {user_id}", user_id=user_id)
     return user

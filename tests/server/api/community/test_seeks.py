@@ -83,3 +83,10 @@ def test_a_seek_id_past_any_column_is_simply_not_found(table):
                                  headers={"Authorization": f"Bearer {ada.token}"})
     assert answer.status_code == 404
     assert answer.get_json()["message"].startswith("you have no seek 1090301946107")
+
+
+def test_a_player_id_past_any_column_is_simply_not_found(table):
+    """GET /users/{id} with an id no column holds (PostgreSQL refused it: a 500) is a 404."""
+    answer = table.client.get("/api/v1/users/8589934593")
+    assert answer.status_code == 404
+    assert answer.get_json()["message"] == "there is no player 8589934593"
