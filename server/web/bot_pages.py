@@ -12,7 +12,7 @@ from server.games.hints import hint
 from server.http.errors import fail
 from server.storage.db import db_session
 from server.storage.models import utcnow
-from server.web.routes import _viewer, protect_forms, signed_in_user
+from server.web.routes import protect_forms, seated_viewer, signed_in_user
 
 blp = Blueprint("bot_pages", __name__)
 blp.before_request(protect_forms)
@@ -37,11 +37,7 @@ def choose_stand_in():
 @blp.get("/games/<game_id>/hint")
 def hint_page(game_id: str):
     session = db_session()
-    user, game, seat = _viewer(session, game_id)
-    if user is None:
-        signed_in_user()  # the 401 that says how to sign in
-    if seat is None:
-        fail(403, f"you do not play in game {game.id}")
+    user, game, seat = seated_viewer(session, game_id)
     state = service.load_state(session, game) if game.status == "active" else None
     answer = hint(game, state, seat, utcnow()) if state is not None else None
     if answer is None:

@@ -303,11 +303,7 @@ def play(game_id: str):
     """One command from a form, through the API's command path (service.apply_command)."""
 
     session = db_session()
-    user, game, seat = _viewer(session, game_id)
-    if user is None:
-        signed_in_user()  # the 401 that says how to sign in
-    if seat is None:
-        fail(403, f"you do not play in game {game.id}")
+    user, game, seat = seated_viewer(session, game_id)
     command, expected = _posted_command(seat)
     if game.status != "active" or expected != game.version:
         return _conflict(session, game, user, seat, expected)
@@ -349,12 +345,18 @@ def post_message(game_id: str):
     return redirect(url_for("pages.game_page", game_id=game.id) + "#talk", 303)
 
 
-def seated_player(session, game_id: str) -> tuple[User, Game]:
+def seated_viewer(session, game_id: str) -> tuple[User, Game, int]:
+    """The signed-in player, the game and their seat: 401 signed out, 403 not seated."""
     user, game, seat = _viewer(session, game_id)
     if user is None:
         signed_in_user()  # the 401 that says how to sign in
     if seat is None:
         fail(403, f"you do not play in game {game.id}")
+    return user, game, seat
+
+
+def seated_player(session, game_id: str) -> tuple[User, Game]:
+    user, game, _seat = seated_viewer(session, game_id)
     return user, game
 
 
