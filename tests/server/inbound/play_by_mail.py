@@ -40,8 +40,11 @@ class MailPlayer:
         command = notation.canonical(greedy_policy(state, seat, self.rng))
         with session_scope(app_engine(self.table.app)) as session:
             names = seat_names(session, game_id)
+        # A tile is listed by its printed name (`--discard-tile 'Desert Emerald'`), which the
+        # seat's own view resolves to the one it holds, as the server's reading does.
+        view = engine.view(state, seat)
         line = next((choice for choice in choices
-                     if notation.parse(choice, seat, names=names) == command), None)
+                     if notation.parse(choice, seat, view=view, names=names) == command), None)
         assert line is not None, (notation.format(command, names), choices, latest["Subject"])
         raw = reply(latest, line, sender=self.address)
         self.send(raw, str(latest["Reply-To"]), self.address)
