@@ -16,10 +16,9 @@ from sqlmodel import select
 
 import engine
 from engine import seeds
-from engine.text import notation
 from server import wakeups
 from server.api.docs import document_errors, location
-from server.api.games import preconditions
+from server.api.games import command_input, preconditions
 from server.api.games.paths import game_path
 from server.api.games.play_schemas import (
     CommandRequestSchema,
@@ -152,7 +151,8 @@ class Commands(MethodView):
         "/api/v1/games/{id}/events?after=N: the events the command caused"), **COMMAND_ETAG})
     @blp.doc(security=SECURITY_REQUIRED, parameters=[IF_MATCH, IDEMPOTENCY_KEY])
     @document_errors(400, 401, 403, 404, 409, 412, 413, 415, 422, 428, 429, e404=E404,
-                     e403="seat 1 is not yours: you play seat 0",
+                     e403="command.seat is Bo's, not yours: you play as Ada (leave "
+                          "command.seat out: it is yours by default)",
                      e409="the game is at version 12, you sent 11: refresh and retry",
                      e412="the game is at version 12, If-Match said 11: refresh and retry",
                      e422="you already sold gems this turn",
@@ -197,7 +197,7 @@ class Commands(MethodView):
             try:
                 command = data.get("command")
                 if command is None:
-                    command = _from_notation(data["notation"], caller.seat, state)
+                    command = command_input.from_notation(data["notation"], caller.seat, state)
                 applied = _apply(connection, game, caller.seat, actor(caller.user_id),
                                  command, expected, state, now)
                 if key is not None:
@@ -239,37 +239,9 @@ def _request_hash(game_id: str, data: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _from_notation(line: str, seat: int | None, state: Any) -> dict:
-    """A notation line (engine/text/notation.py) as the command dict `_apply` checks and plays."""
-
-    if seat is None:
-        fail(403, "you have no seat in this game: only its players send commands")
-    players = [{"seat": p.seat, "hold": dict(p.hold), "items": list(p.items)}
-               for p in getattr(state, "players", ())]
-    try:
-        return engine.command_to_dict(notation.parse(line, seat, view={"players": players}))
-    except notation.NotationError as error:
-        fail(422, str(error), notation=line)
-
-
 def _apply(connection, game: GameRow, seat: int, actor: str, command: dict,  # noqa: ANN001
            expected: int, state: Any, now: datetime) -> service.Applied:
-
-    command = dict(command)
-    if command.get("type") == "start_game":
-        fail(422, "start_game is not played as a command: POST /games/{id}/start")
-    if command.get("seat") is None:
-        command["seat"] = seat
-    if not isinstance(command["seat"], int) or isinstance(command["seat"], bool):
-        fail(422, f"command.seat must be a seat number, not {command['seat']!r}")
-    if command["seat"] != seat:
-        fail(403, f"seat {command['seat']} is not yours: you play seat {seat}", your_seat=seat)
-    try:
-        parsed = engine.command_from_dict(command)
-    except engine.RuleError as error:
-        fail(422, str(error), command=command)
-    except (KeyError, TypeError, ValueError) as error:
-        fail(422, f"this is not a valid command: {error}", command=command)
+    command, parsed = command_input.checked(connection, game, seat, command)
     try:
         applied = service.apply_command(connection, game, parsed, actor, now,
                                         state_before=state)

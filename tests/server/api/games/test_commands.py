@@ -111,8 +111,11 @@ def test_playing_another_seat_answers_403(client, game):
     command = dict(legal["commands"][0], seat=0)
     body = assert_error(post(client, game_id, seats[1], {"command": command,
                                                          "expected_version": legal["version"]}),
-                        403, "seat 0 is not yours")
+                        403, "not yours: you play as")
     assert body["details"] == {"your_seat": 1}
+    assert body["message"] == (f"command.seat is {seats[0].name}'s, not yours: you play as "
+                               f"{seats[1].name} (leave command.seat out: it is yours by default)")
+    assert "seat 0" not in body["message"] and "seat 1" not in body["message"]
 
 
 def test_outsiders_get_404_before_any_precondition(client, game, eve):
