@@ -61,7 +61,11 @@ IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
 VERSION_QUERY = {"in": "query", "name": "version", "required": False,
                  "schema": {"type": "integer", "minimum": 1, "maximum": MAX_VERSION},
                  "description": "The view as it was after this many events (default: now)"}
-VERSION_ETAG = {"ETag": {"schema": {"type": "string"}, "description": "The game version, quoted"}}
+VERSION_ETAG = {"ETag": {"schema": {"type": "string"},
+                         "description": "The game version, quoted (\"12\"), with the order of "
+                                        "the tiles and relics when it is not the default "
+                                        "(\"12.region.category\"): a command's If-Match "
+                                        "takes either"}}
 COMMAND_ETAG = {"ETag": {"schema": {"type": "string"},
                          "description": "The game version after this command, quoted (\"13\"): "
                                         "the If-Match for your next command, and the ETag "
@@ -69,9 +73,17 @@ COMMAND_ETAG = {"ETag": {"schema": {"type": "string"},
 
 
 def version_etag(version: int) -> str:
-    """The strong tag naming a game version: the view's ETag, a command's, and what If-Match
-    takes."""
+    """The strong tag naming a game version: a command's ETag, and what If-Match takes."""
     return f'"{version}"'
+
+
+def view_etag(version: int, tile_sort: str | None, relic_sort: str | None) -> str:
+    """The view's ETag: its version, and the reader's display settings unless they are the
+    accounts' default (gem, gem), so a cache never answers one order for another ("12",
+    "12.region.gem"; a reader without an account sees the order dealt, "12.dealt.dealt")."""
+    if (tile_sort, relic_sort) == ("gem", "gem"):
+        return version_etag(version)
+    return f'"{version}.{tile_sort or "dealt"}.{relic_sort or "dealt"}"'
 
 
 
@@ -86,7 +98,8 @@ class View(MethodView):
                      e422="game k3x9q2ab is at version 12; there is no version 40")
     def get(self, query: dict, game_id: str):
         """The game as you may see it (spectators: the public view). ``?version=N`` shows it as
-        it was after N events. ETag is the version; If-None-Match answers 304 when unchanged."""
+        it was after N events. ETag is the version (with your tile and relic order when not the
+        default); If-None-Match answers 304 when unchanged."""
         # On a plain connection, as the legal commands: a cold view's ORM session (the user,
         # the game and the seat as mapped objects) cost more than deriving its state.
         with posting.read() as connection:
@@ -97,21 +110,23 @@ class View(MethodView):
             if version > game.version:
                 fail(422, f"game {game.id} is at version {game.version}; there is no version "
                           f"{version}", current_version=game.version)
-            # A version's view never changes, so ?version=N is as cacheable as now's.
-            etag = version_etag(version)
-            if _etag_matches(request.headers.get("If-None-Match"), version):
+            # A version's view never changes, so ?version=N is as cacheable as now's; its
+            # order is the reader's display settings', which the tag names too.
+            sorts = posting.viewer_sorts(connection)
+            etag = view_etag(version, sorts["tile_sort"], sorts["relic_sort"])
+            if _etag_matches(request.headers.get("If-None-Match"), etag):
                 response = make_response("", 304)
                 response.headers["ETag"] = etag
                 return response
             state = service.load_state(connection, game, version)
-            sorts = posting.viewer_sorts(connection)
 
         body = seat_kinds.with_bot_kinds(engine.view(state, seat, **sorts))
         body["version"] = version
         return plain_json(body, 200, {"ETag": etag})
 
 
-def _etag_matches(header: str | None, version: int) -> bool:
+def _etag_matches(header: str | None, etag: str) -> bool:
+    """If-None-Match names `etag` (compared weakly, RFC 9110 13.1.2), or is `*`."""
     if not header:
         return False
     for tag in header.split(","):
@@ -120,7 +135,7 @@ def _etag_matches(header: str | None, version: int) -> bool:
             return True
         if tag.startswith("W/"):
             tag = tag[2:]
-        if tag.strip('"') == str(version):
+        if tag.strip('"') == etag.strip('"'):
             return True
     return False
 

@@ -3,7 +3,8 @@
 One of the two is required (428). RFC 9110 (13.1.1, 13.2.2): a request whose If-Match fails is
 not applied, whatever else it carries, so the header is checked first and a stale one answers
 412 even beside a current ``expected_version``. If-Match compares strongly: ``"12"`` matches
-version 12, ``W/"12"`` matches nothing (a weak tag promises no exact version).
+version 12, and so does the view's ``"12.region.gem"`` (its order after the version);
+``W/"12"`` matches nothing (a weak tag promises no exact version).
 """
 
 from __future__ import annotations
@@ -58,8 +59,10 @@ def _tags(header: str) -> list[str]:
         weak = text.startswith("W/")
         if weak:
             text = text[2:]
-        if len(text) < 3 or text[0] != '"' or text[-1] != '"' or not text[1:-1].isdigit():
+        # A view's tag names its order after the version ("12.region.gem"): the same version.
+        version = text[1:-1].partition(".")[0]
+        if len(text) < 3 or text[0] != '"' or text[-1] != '"' or not version.isdigit():
             fail(422, f"If-Match must be a game version in quotes such as \"12\", not {header!r}",
                  header=header)
-        tags.append(f"W/{text[1:-1]}" if weak else text[1:-1])
+        tags.append(f"W/{version}" if weak else version)
     return tags
