@@ -42,6 +42,7 @@ from server.scheduler.digests import digest_batch
 from server.scheduler.nudges import Nudge, nudge_batch
 from server.storage.db import app_engine, read_only, session_scope
 from server.storage.models import Game, SchedulerTick, User
+from server.users.sign_in import prune_sessions
 from server.webhooks.delivery import DeliveryReport, deliver_webhooks
 
 log = logging.getLogger(__name__)
@@ -236,14 +237,24 @@ class Ticker:
         return report
 
     def _prune(self, now: datetime) -> None:
-        """Clear delivered mail's bodies (server/mail/pruning.py), at most once every
-        PRUNE_EVERY: the query is cheap, but not for every few mails."""
+        """Clear delivered mail's bodies (server/mail/pruning.py) and delete the page sessions
+        that are over, at most once every PRUNE_EVERY: the queries are cheap, but not for every
+        few mails."""
         if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
             return
         self._pruned_at = now
         cleared = self._guarded("prune delivered mail", prune_delivered_bodies, self.db, now, 0)
         if cleared:
             log.info("outbox: cleared the bodies of %d delivered mail(s)", cleared)
+        ended = self._guarded("prune page sessions", self._prune_sessions, now, 0)
+        if ended:
+            log.info("page sessions: deleted %d that are over", ended)
+
+    def _prune_sessions(self, now: datetime) -> int:
+        """Delete the page sessions signed out or past their lifetime (server/users/sign_in)."""
+        with session_scope(self.db) as session:
+            return prune_sessions(session, now, self.app.permanent_session_lifetime,
+                                  self.app.config["MAGIC_LINK_HOURS"])
 
     def deliver_webhooks(self) -> DeliveryReport:
         """POST the webhook deliveries due now until none is left (server/webhooks/delivery)."""

@@ -10,6 +10,12 @@ player's session. Flask's signed session cookie (HttpOnly, SameSite=Lax, Secure 
 URL) carries the user, the token's fingerprint and the session id. Every page checks all three:
 signing out ends the session's row (a copy of the cookie is then worth nothing), rotating the
 token ends every session and every link already sent, and disabling the account ends them too.
+
+A row is deleted once it is over (signed out, or older than the session's lifetime) and the
+link that started it can no longer be used (MAGIC_LINK_HOURS after it was made: until then the
+row is what refuses the link a second time): at sign-out when no link started it, at the next
+sign-in for that player's other rows, and by the scheduler every hour for everyone's
+(`prune_sessions`).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 
 from flask import current_app, g, has_app_context, session
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner, URLSafeTimedSerializer
-from sqlalchemy import update
+from sqlalchemy import and_, delete, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
@@ -111,6 +117,7 @@ def link_used(db: Any, token: str) -> bool:
 def sign_in(db: Any, user: User, now: datetime, link: str | None = None) -> None:
     """Start a page session for ``user`` (committed with the caller's transaction), by the
     sign-in link ``link`` when there is one: LinkRefused if that link started one already."""
+    prune_sessions(db, now, _lifetime(), current_app.config["MAGIC_LINK_HOURS"], user.id)
     secret = secrets.token_urlsafe(32)
     db.add(PageSession(id_hash=_digest(secret), user_id=user.id, created_at=now,
                        link_digest=None if link is None else _digest(link)))
@@ -131,10 +138,32 @@ def sign_out(db: Any, now: datetime) -> None:
     signs anyone in."""
     secret = session.get("sid")
     if isinstance(secret, str):
-        db.execute(update(PageSession).where(PageSession.id_hash == _digest(secret),
-                                             PageSession.ended_at.is_(None))
-                   .values(ended_at=now))
+        mine = PageSession.id_hash == _digest(secret)
+        db.execute(delete(PageSession).where(mine, PageSession.link_digest.is_(None)))
+        db.execute(update(PageSession).where(mine, PageSession.ended_at.is_(None))
+                   .values(ended_at=now))  # kept while its link could be used again
     session.clear()
+
+
+def _lifetime() -> timedelta:
+    return timedelta(seconds=current_app.permanent_session_lifetime.total_seconds())
+
+
+def _over(now: datetime, lifetime: timedelta, link_hours: float):  # noqa: ANN202
+    """The rows that may be deleted: over, and their link (if any) dead."""
+    return and_(or_(PageSession.ended_at.is_not(None), PageSession.created_at <= now - lifetime),
+                or_(PageSession.link_digest.is_(None),
+                    PageSession.created_at <= now - timedelta(hours=link_hours)))
+
+
+def prune_sessions(db: Any, now: datetime, lifetime: timedelta, link_hours: float,
+                   user_id: int | None = None) -> int:
+    """Delete the page sessions that are over and whose sign-in link can no longer be used
+    (``user_id``'s only, or everyone's); the number deleted. The caller commits."""
+    where = _over(now, lifetime, link_hours)
+    if user_id is not None:
+        where = and_(where, PageSession.user_id == user_id)
+    return db.execute(delete(PageSession).where(where)).rowcount or 0
 
 
 def _session_on(db: Any, user: User, now: datetime) -> bool:
@@ -142,9 +171,8 @@ def _session_on(db: Any, user: User, now: datetime) -> bool:
     if not isinstance(secret, str):
         return False  # a cookie from before sessions were kept: signed out
     row = db.get(PageSession, _digest(secret))
-    lifetime = timedelta(seconds=current_app.permanent_session_lifetime.total_seconds())
     return (row is not None and row.user_id == user.id and row.ended_at is None
-            and row.created_at > now - lifetime)
+            and row.created_at > now - _lifetime())
 
 
 def page_user(db: Any, now: datetime | None = None) -> User | None:
