@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import select
 
 from engine.text.wording import clean
@@ -129,23 +129,32 @@ def readable_channels(member: bool, channel: str | None = None) -> tuple[str, ..
     return CHANNELS if member else ("spectators",)
 
 
-def _rows(session, statement):
-    return session.exec(statement.join(User, Message.user_id == User.id)
-                        .join(Seat, (Seat.game_id == Message.game_id)
-                              & (Seat.user_id == Message.user_id), isouter=True)).all()
+def _joined(statement):
+    return (statement.join(User, Message.user_id == User.id)
+            .join(Seat, (Seat.game_id == Message.game_id) & (Seat.user_id == Message.user_id),
+                  isouter=True))
+
+
+# The newest messages of a game's channels: every game page reads them, so built once.
+_NEWEST = _joined(
+    select(Message, User.name, Seat.seat, Seat.id)
+    .where(Message.game_id == bindparam("game_id"),
+           Message.channel.in_(bindparam("channels", expanding=True)))
+).order_by(Message.id.desc()).limit(bindparam("limit"))  # type: ignore[union-attr]
 
 
 def listing(session, game: Game, channels: tuple[str, ...], since: int | None = None,
             limit: int = LIST_LIMIT) -> list[dict]:
     """The messages of `channels`, oldest first: the `limit` after id `since`, or without it the
     newest `limit`."""
-    statement = select(Message, User.name, Seat.seat, Seat.id).where(
-        Message.game_id == game.id, Message.channel.in_(channels))
-    if since is not None:
-        rows = _rows(session, statement.where(Message.id > since)
-                     .order_by(Message.id).limit(limit))
-    else:
-        rows = list(reversed(_rows(session, statement.order_by(Message.id.desc()).limit(limit))))
+    if since is None:
+        rows = session.exec(_NEWEST, params={  # type: ignore[call-overload]
+            "game_id": game.id, "channels": list(channels), "limit": limit}).all()
+        return [as_json(*row) for row in reversed(rows)]
+    rows = session.exec(_joined(
+        select(Message, User.name, Seat.seat, Seat.id)
+        .where(Message.game_id == game.id, Message.channel.in_(channels), Message.id > since)
+        .order_by(Message.id).limit(limit))).all()  # type: ignore[arg-type]
     return [as_json(*row) for row in rows]
 
 
@@ -169,8 +178,9 @@ def since_last_turn(session, game: Game, user_id: int, seat: int, version: int,
     if last is not None:
         condition.append(Message.created_at > last)
     total = session.exec(select(func.count()).select_from(Message).where(*condition)).one()
-    rows = _rows(session, select(Message, User.name, Seat.seat, Seat.id).where(*condition)
-                 .order_by(Message.id.desc()).limit(limit))
+    rows = session.exec(_joined(
+        select(Message, User.name, Seat.seat, Seat.id).where(*condition)
+        .order_by(Message.id.desc()).limit(limit))).all()  # type: ignore[arg-type]
     told = [as_json(*row) for row in reversed(rows)]
     return told, max(0, total - len(told))
 

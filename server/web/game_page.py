@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
+from flask import current_app, render_template
 from flask_babel import get_locale
+from markupsafe import Markup
 from sqlmodel import select
 
 import engine
@@ -15,6 +16,7 @@ from engine.text.narrate import narrate
 from server import i18n
 from server.games import lobby, service
 from server.games.legality import offered
+from server.games.views import VIEWS
 from server.picture.svg.symbols import GEM_COLOURS, GEM_LETTERS, player_colour
 from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
@@ -26,6 +28,9 @@ from server.web.talk import talk_context
 
 BOARDS = Memo(256)  # (game, version, names) -> the board's SVG
 STORIES = Memo(512)  # (game, viewer's seat, version) -> the recent turns
+MARKS = Memo(256)  # (game, version, names) -> the turns of the replay's list
+PANELS = Memo(512)  # (game, version, seat, names, language, what is live) -> the panels' HTML
+REPLAYS = Memo(256)  # (game, version, names, the turn shown) -> the replay's list as HTML
 
 RECENT_EVENTS = 60  # read to tell the last RECENT_TURNS turns
 RECENT_TURNS = 4
@@ -100,14 +105,17 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
     if game.version == 0:
         return context
     now = game.version
-    marks = turn_marks(session, game, names)
+    named = tuple(sorted(names.items()))
+    marks = MARKS.get((game.id, now, named), lambda: turn_marks(session, game, names))
     if turn is not None and marks:
         at = marks[min(turn, len(marks)) - 1]["end"]
     shown = now if at is None else at
     state = service.load_state(session, game, shown)
-    view = engine.view(state, seat, tile_sort=getattr(user, "tile_sort", None),
-                       relic_sort=getattr(user, "relic_sort", None))
+    # The view GET /api/v1/games/{id}/view gives this viewer, from the same cache.
+    view = VIEWS.view(game.id, shown, state, seat, tile_sort=getattr(user, "tile_sort", None),
+                      relic_sort=getattr(user, "relic_sort", None))
     number = view["turn"]["number"] if view["turn"] else None
+    replay_index = _shown_turn(marks, shown)
     title = f"Gems of Iridescia, game {game.id}" + (f", turn {number}" if number else "")
     controls: dict[str, list] = {}
     if not view["over"] and shown == now and seat is not None and game.status == "active":
@@ -116,7 +124,7 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         controls = placed(commands, names)
     context.update(
         # The hexes and explorers are the same for every viewer (nothing hidden is drawn).
-        svg=BOARDS.get((game.id, shown, tuple(sorted(names.items()))),
+        svg=BOARDS.get((game.id, shown, named),
                        lambda: web_board_svg(view, names, title)),
         hexes=board_controls(controls),
         controls=controls,
@@ -126,16 +134,38 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
         latest=now,
         replaying=shown != now,
         turns=marks,
-        replay_index=_shown_turn(marks, shown),
+        replay_index=replay_index,
+        # The same for every viewer of this turn: drawn once (a finished game lists them all).
+        replay=REPLAYS.get((game.id, now, named, replay_index, shown != now), lambda: Markup(
+            render_template("game_replay.html", game=game, turns=marks,
+                            replay_index=replay_index, replaying=shown != now))),
         recent=STORIES.get(
-            (game.id, seat, shown, tuple(sorted(names.items())), str(get_locale())),
+            (game.id, seat, shown, named, str(get_locale())),
             lambda: stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
                             RECENT_TURNS)),
         over=view["over"],
         outcome=view["outcome"],
         panels=panels(view, names, seat, controls),
     )
+    context["panels_html"] = None if controls else _panels_html(context)
     return context
+
+
+def _panels_html(context: dict[str, Any]) -> Markup:
+    """The panels without controls (a spectator's, a finished game's, a player's while another
+    plays): the same for every reload of this version, drawn once. Keyed by whatever they show
+    that is not the version's: who is away, absent or asks to pause."""
+    info = context["info"]
+    live = (info.get("paused"), tuple((p.get("seat"), p.get("absent"), p.get("away_until"),
+                                       p.get("wants_pause")) for p in info["players"]))
+    game = context["game"]
+    user = context["user"]
+    sorts = (getattr(user, "tile_sort", None), getattr(user, "relic_sort", None))
+    key = (game.id, context["at"], context["seat"], tuple(sorted(context["names"].items())),
+           str(get_locale()), sorts, live)
+    return PANELS.get(key, lambda: Markup(render_template(
+        "game_panels.html", game=game, info=info, panels=context["panels"], controls={},
+        recent=context["recent"], gem_letters=context["gem_letters"])))
 
 
 def lobby_context(session, game: Game, user: User | None, seat) -> dict:

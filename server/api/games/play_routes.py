@@ -34,10 +34,11 @@ from server.api.games.play_schemas import (
 from server.api.games.routes import E404, NOT_MODIFIED, actor, plain_json
 from server.api.games.schemas import MAX_VERSION
 from server.config import OPEN_WAITS_REFUSED
-from server.games import lobby, posting, seat_kinds, seeding, service
+from server.games import lobby, posting, seeding, service
 from server.games.cache import CACHE
 from server.games.legality import legal_now, notes
 from server.games.rows import GameRow
+from server.games.views import VIEWS
 from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED
 from server.http.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema, conditional
 from server.http.errors import fail
@@ -120,8 +121,8 @@ class View(MethodView):
                 return response
             state = service.load_state(connection, game, version)
 
-        body = seat_kinds.with_bot_kinds(engine.view(state, seat, **sorts))
-        body["version"] = version
+        # The same entry the game page reads (server/games/views.py): copied, as it is shared.
+        body = {**VIEWS.view(game.id, version, state, seat, **sorts), "version": version}
         return plain_json(body, 200, {"ETag": etag})
 
 

@@ -96,3 +96,18 @@ def test_a_vacation_form_with_a_bad_day_says_what_to_give(app, ada):
     assert "Go on vacation" not in html and anonymous.get("/settings").status_code == 401
     assert anonymous.post("/vacation", data={"csrf_token": csrf_token(html),
                                              "until": "2099-01-01"}).status_code == 401
+
+
+def test_a_watcher_reloading_the_same_turn_sees_a_player_go_away_and_come_back(app, client, ada,
+                                                                               bob):
+    """The page's panels are drawn once a game version (server/web/game_page.py); going away
+    moves no version, and still shows at once."""
+    game = create_started_game(client, [ada, bob], public=True)
+    page = f"/games/{game['id']}"
+    assert "Away until" not in client.get(page).get_data(as_text=True)
+    at_bob = signed_in(app, bob)
+    until = (datetime.now(UTC).date() + timedelta(days=3)).isoformat()
+    assert _post(at_bob, "/vacation", "/settings", until=until).status_code == 303
+    assert f"Away until {until} 00:00 UTC." in client.get(page).get_data(as_text=True)
+    assert _post(at_bob, "/vacation/end", "/settings").status_code == 303
+    assert "Away until" not in client.get(page).get_data(as_text=True)
