@@ -9,7 +9,9 @@ that track. A rating is provisional until its player has 5 rated games on the tr
 
 Nothing is stored but the games' outcomes: the ratings are folded again when a game ends (the
 number of rated games, when the last of them ended and the least and greatest game ids
-are the cache's key, with the database's address), and kept in memory.
+are the cache's key, with the database's address), and kept in memory. A game that ended
+before its outcome was kept on its row counts all the same: its outcome is derived from its log
+(server/games/outcomes.py).
 """
 
 from __future__ import annotations
@@ -20,8 +22,10 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select
+from sqlalchemy.engine import Connection
 from sqlmodel import Session
 
+from server.games.outcomes import outcomes_of
 from server.storage.db import sql
 from server.storage.models import Game, Seat
 
@@ -80,11 +84,10 @@ _LOCK = threading.Lock()
 
 
 def _rated(finished: Any) -> Any:
-    return finished.where(Game.status == "finished", Game.public.is_(True),  # type: ignore[attr-defined]
-                          Game.outcome.is_not(None))  # type: ignore[union-attr]
+    return finished.where(Game.status == "finished", Game.public.is_(True))  # type: ignore[attr-defined]
 
 
-def ratings(session: Session) -> Table:
+def ratings(session: Session | Connection) -> Table:
     """The ratings now: folded again only when a game ended since the last fold."""
     connection = sql(session)
     key = (str(connection.engine.url),
@@ -99,26 +102,30 @@ def ratings(session: Session) -> Table:
     return table
 
 
-def fold(session: Session) -> Table:
-    """Every rated game, in the order they ended, folded into the ratings."""
+def fold(session: Session | Connection) -> Table:
+    """Every rated game, in the order they ended, folded into the ratings (the outcome of a
+    game that ended before outcomes were kept, from its log)."""
     connection = sql(session)
     games = connection.execute(_rated(select(Game.id, Game.seats, Game.rhom, Game.outcome))
                                .order_by(Game.finished_at, Game.id)).all()
+    derived = outcomes_of(session, [g.id for g in games if g.outcome is None])
     seats: dict[str, list[Any]] = {}
     for row in connection.execute(select(Seat.game_id, Seat.seat, Seat.user_id, Seat.kind).where(
             Seat.game_id.in_([g.id for g in games]))).all() if games else []:  # type: ignore[attr-defined]
         seats.setdefault(row.game_id, []).append(row)
     table = Table()
     for game in games:
-        rate_game(table, game, seats.get(game.id, []))
+        outcome = game.outcome or derived.get(game.id)
+        if outcome is not None:
+            rate_game(table, outcome, game, seats.get(game.id, []))
     return table
 
 
-def rate_game(table: Table, game: Any, seats: list[Any]) -> None:
+def rate_game(table: Table, outcome: dict[str, Any], game: Any, seats: list[Any]) -> None:
     """Fold one finished game into the ratings (nothing for a game with a bot seat)."""
     if any(s.kind == "bot" for s in seats):
         return
-    ranks = {score["seat"]: score["rank"] for score in (game.outcome or {}).get("seats", [])}
+    ranks = {score["seat"]: score["rank"] for score in outcome.get("seats", [])}
     people = [s for s in seats if s.kind == "human" and s.seat in ranks]
     if game.seats == 1 and game.rhom:
         rhom = next((s for s in seats if s.kind == "rhom"), None)

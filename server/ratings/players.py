@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import or_, select
 from sqlmodel import Session
 
+from server.games.outcomes import outcomes_of
 from server.http.errors import fail
 from server.ratings.derived import TRACK_NAMES, ratings
 from server.storage.db import sql
@@ -48,8 +49,8 @@ def games_shown(session: Session, user: User, viewer: User | None) -> list[Any]:
     return list(rows)
 
 
-def _result(row: Any) -> dict[str, Any] | None:
-    scores = {s["seat"]: s for s in (row.outcome or {}).get("seats", [])}
+def _result(row: Any, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    scores = {s["seat"]: s for s in (outcome or {}).get("seats", [])}
     mine = scores.get(row.seat)
     if mine is None:
         return None
@@ -59,8 +60,11 @@ def _result(row: Any) -> dict[str, Any] | None:
 
 def profile(session: Session, user: User, viewer: User | None) -> dict[str, Any]:
     rows = games_shown(session, user, viewer)
+    # The games that ended before outcomes were kept on the row: from their logs.
+    derived = outcomes_of(session, [r.id for r in rows
+                                    if r.status == "finished" and r.outcome is None])
     finished = [{"id": r.id, "players": r.seats, "rhom": r.rhom, "public": r.public,
-                 "finished_at": r.finished_at, "result": _result(r)}
+                 "finished_at": r.finished_at, "result": _result(r, r.outcome or derived.get(r.id))}
                 for r in rows if r.status == "finished"]
     running = [{"id": r.id, "status": r.status, "players": r.seats, "rhom": r.rhom,
                 "public": r.public} for r in rows if r.status in ("open", "active")]
