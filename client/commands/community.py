@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
-from client.commands.lobby import game_lines
+from client.commands.lobby import game_lines, rated_name
 from client.dice_words import random_word
 
 WORD_OPTION = click.option(
@@ -42,14 +42,6 @@ def rematch(app: App, game: str, word: str | None, as_json: bool) -> None:
         waiting = (data.get("seats") or 0) - taken
         click.echo(f"Waiting for {waiting} more player{'s' if waiting != 1 else ''} to accept: "
                    "it starts by itself when they have.")
-
-
-def rated_name(player: dict) -> str:
-    """"Ada (1087)", "Bob (1000?)" (? provisional), or the name alone when unrated."""
-    if player.get("rating") is None:
-        return player.get("name") or "?"
-    mark = "?" if player.get("rating_provisional") else ""
-    return f"{player.get('name') or '?'} ({player['rating']}{mark})"
 
 
 def open_line(game: dict) -> str:

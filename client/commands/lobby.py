@@ -21,10 +21,25 @@ def describe_turn(game: dict) -> str:
     if game.get("is_my_turn"):
         return "YOUR TURN"
     seat = game.get("current_seat")
-    names = {p.get("seat"): p.get("name") for p in game.get("players", [])}
+    names = {p.get("seat"): "the Rhom" if p.get("kind") == "rhom" else p.get("name")
+             for p in game.get("players", [])}
     if seat is None:
         return "-"
-    return f"seat {seat} ({names.get(seat) or '?'})"
+    return f"{names.get(seat) or '?'} to play"
+
+
+def rated_name(player: dict) -> str:
+    """"Ada (1087)", "Bob (1000?)" (? provisional), or the name alone when unrated."""
+    name = "the Rhom" if player.get("kind") == "rhom" else player.get("name") or "?"
+    if player.get("rating") is None:
+        return name
+    return f"{name} ({player['rating']}{'?' if player.get('rating_provisional') else ''})"
+
+
+def others(game: dict, me: int | None) -> str:
+    """The other players of a game, each with their rating on its track."""
+    return ", ".join(rated_name(p) for p in game.get("players", [])
+                     if p.get("user_id") is None or p.get("user_id") != me) or "-"
 
 
 def short_time(value: str | None) -> str:
@@ -78,8 +93,11 @@ def games(app: App, as_json: bool) -> None:
     if not rows:
         click.echo("No games yet. Create one with `iridescia new` or join with `iridescia join CODE`.")
         return
-    header = f"{'GAME':<12} {'STATUS':<9} {'SEATS':<7} {'PACE':<5} {'TURN':<28} DEADLINE"
-    click.echo(header)
+    account = app.api().get("/users/me")
+    me = account.get("id")
+    with_width = max(len("WITH"), *(len(others(game, me)) for game in rows))
+    click.echo(f"{'GAME':<12} {'STATUS':<9} {'SEATS':<7} {'PACE':<5} {'TURN':<28} "
+               f"{'WITH':<{with_width}} DEADLINE")
     for game in rows:
         seats = f"{game.get('seats')}{'+R' if game.get('rhom') else ''}"
         deadline = short_time(game.get("deadline_at"))
@@ -95,15 +113,16 @@ def games(app: App, as_json: bool) -> None:
                 deadline = f"away until {short_time(away)}"
         click.echo(
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
-            f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} {deadline}"
+            f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} "
+            f"{others(game, me):<{with_width}} {deadline}"
         )
-    bouncing_warning(app)
+    bouncing_warning(app, account)
 
 
-def bouncing_warning(app: App) -> None:
+def bouncing_warning(app: App, me: dict | None = None) -> None:
     """When mail to my address bounces, the server sends no game mail: say so, and how to mend
     it (the confirmation link clears the mark)."""
-    me = app.api().get("/users/me")
+    me = me if me is not None else app.api().get("/users/me")
     if me.get("email_status") == "bouncing":
         click.echo(f"\nMail to {me.get('email')} bounces: the server sends you no game mail. "
                    "Fix the address or mailbox, then confirm it again with "

@@ -154,15 +154,19 @@ def track_of(game: dict[str, Any]) -> str:
 
 
 def with_ratings(table: Table, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The games with each person's rating on the game's track (a newcomer's when unrated)."""
+    """The games with each person's rating on the game's track (a newcomer's when unrated), and
+    the Rhom's on the solo track, where it is rated too."""
     shown = []
     for game in games:
         track = track_of(game)
         people = []
         for player in game["players"]:
             if player["kind"] == "human" and player["user_id"] is not None:
-                rating = table.ratings.get((player["user_id"], track)) or Rating(
-                    player["user_id"], track)
+                rated: int | str | None = player["user_id"]
+            else:
+                rated = RHOM if player["kind"] == "rhom" and track == "solo" else None
+            if rated is not None:
+                rating = table.ratings.get((rated, track)) or Rating(rated, track)
                 player = {**player, "rating": rating.shown,
                           "rating_provisional": rating.provisional}
             people.append(player)

@@ -26,6 +26,7 @@ from server.notifications.context import seat_names as mail_seat_names
 from server.picture import cache as pictures
 from server.picture.raster import board_png
 from server.plans import store as plans
+from server.ratings import derived
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
 from server.users import account_mail, sign_in
@@ -77,7 +78,8 @@ def home():
     games, vacation = [], None
     if user is not None:
         session = db_session()
-        games = lobby.games_json(session, listing.games_of(session, user), user)
+        games = derived.with_ratings(derived.ratings(session), lobby.games_json(
+            session, listing.games_of(session, user), user))
         vacation = away.summary(session, user, clock.now())
     return render_template("home.html", user=user, games=games, vacation=vacation)
 

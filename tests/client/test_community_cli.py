@@ -137,3 +137,34 @@ def test_player_and_leaderboard(run, standin):
                             "  1  Ada                        1087      6    4\n"
                             "  2  Bob                        1012?     2    1\n")
     assert standin.requests[-1]["args"] == {"track": "2"}
+
+
+def test_games_names_the_other_players_with_their_ratings(run, standin):
+    """`iridescia games`: the other players of each game with their rating on its track (?
+    while provisional), the Rhom's on the solo track; no rating for a bot; names, no seats."""
+    ada = {"seat": 0, "user_id": 1, "name": "Ada", "kind": "human", "rating": 1087,
+           "rating_provisional": False}
+    bob = {"seat": 1, "user_id": 2, "name": "Bob", "kind": "human", "rating": 1012,
+           "rating_provisional": True}
+    rhom = {"seat": 1, "user_id": None, "name": "Rhom", "kind": "rhom", "rating": 1131,
+            "rating_provisional": False}
+    bot = {"seat": 2, "user_id": None, "name": "Beryl", "kind": "bot"}
+    standin.answer("GET", "/games", 200, [
+        {"id": "g1", "status": "active", "seats": 2, "pace": "1d", "players": [ada, bob],
+         "current_seat": 1, "is_my_turn": False, "deadline_at": "2026-12-03T04:03:42+00:00",
+         "time_left": "20 hours left"},
+        {"id": "g2", "status": "active", "seats": 1, "rhom": True, "pace": "none",
+         "players": [ada, rhom], "current_seat": 0, "is_my_turn": True},
+        {"id": "g3", "status": "finished", "seats": 3, "pace": "3d",
+         "players": [ada, bob, bot]}])
+    standin.answer("GET", "/users/me", 200, {"id": 1, "name": "Ada", "email": "ada@example.org",
+                                              "email_status": "confirmed"})
+    result = run("games", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "GAME         STATUS    SEATS   PACE  TURN                         WITH               "
+        "DEADLINE\n"
+        "g1           active    2       1d    Bob to play                  Bob (1012?)        "
+        "2026-12-03 04:03 UTC (20 hours left)\n"
+        "g2           active    1+R     none  YOUR TURN                    the Rhom (1131)    -\n"
+        "g3           finished  3       3d    finished                     Bob (1012?), Beryl -\n")

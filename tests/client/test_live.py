@@ -38,12 +38,12 @@ def test_lobby_commands(table):
     listed = cli(first, "games")
     assert listed.exit_code == 0
     header, row = listed.output.splitlines()
-    assert header.split() == ["GAME", "STATUS", "SEATS", "PACE", "TURN", "DEADLINE"]
+    assert header.split() == ["GAME", "STATUS", "SEATS", "PACE", "TURN", "WITH", "DEADLINE"]
     assert row.split()[:6] == [game, "active", "2", "48h", "YOUR", "TURN"]
     # 48 hours a turn, just started: the deadline and the time left (a minute may have gone).
     assert row.endswith(("UTC (1 day 23 hours left)", "UTC (2 days left)"))
     waiting = cli(second, "games").output.splitlines()[1]
-    assert f"seat {seat} ({first.capitalize()})" in waiting
+    assert f"{first.capitalize()} to play" in waiting and "seat" not in waiting
 
     assert cli("ada", "prefs", "--email", "none").output == (
         "email: none\nremovals: automatic\nstand-in at the deadline: hard\n")

@@ -25,6 +25,7 @@ from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.http.caching import ETAG_HEADER, IF_NONE_MATCH, conditional
 from server.http.errors import fail
 from server.http.parsing import Blueprint
+from server.ratings import derived
 from server.storage.db import db_session
 from server.storage.models import utcnow
 from server.webhooks import registry as webhook_registry
@@ -92,7 +93,8 @@ class Games(MethodView):
     def get(self, pagination_parameters):  # noqa: ANN001
         """Your games: those where it is your turn first, then by nearest deadline, a page at a
         time (``page_size``: 20 by default, at most 100; X-Pagination and Link say where the
-        others are)."""
+        others are). Each person (and the Rhom of a solo game) carries their rating on the
+        game's track."""
         # On a plain connection (server/games/posting.py): the ORM session, its mapped User and
         # its teardown cost a page of 20 games about as much as reading and writing them.
         with posting.read() as connection:
@@ -100,7 +102,8 @@ class Games(MethodView):
             page, pagination_parameters.item_count = listing.games_page(
                 connection, user, pagination_parameters.first_item,
                 pagination_parameters.page_size)
-            games = lobby.games_json(connection, page, user)
+            games = derived.with_ratings(derived.ratings(connection),
+                                         lobby.games_json(connection, page, user))
         return plain_json([lobby.plain_game(game) for game in games])
 
 
@@ -131,10 +134,13 @@ class GameResource(MethodView):
     @blp.doc(security=SECURITY_OPTIONAL, parameters=[IF_NONE_MATCH])
     @document_errors(401, 404, 429, e404=E404)
     def get(self, game_id: str):
-        """One game (public games need no token). ETag and If-None-Match: 304 when unchanged."""
+        """One game (public games need no token), each person with their rating on the game's
+        track, as the lists show it. ETag and If-None-Match: 304 when unchanged."""
         session = db_session()
         user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
-        return conditional(plain_json(lobby.plain_game(lobby.game_json(session, game, user))))
+        [shown] = derived.with_ratings(derived.ratings(session),
+                                       [lobby.game_json(session, game, user)])
+        return conditional(plain_json(lobby.plain_game(shown)))
 
 
 @blp.route("/<game_id:game_id>/invitations")

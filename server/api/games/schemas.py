@@ -182,10 +182,12 @@ class PlayerSchema(ma.Schema):
     wants_pause = fields.Boolean(required=True, metadata={
         "description": "The player asked to pause the game (it pauses when every player has)"})
     rating = fields.Integer(metadata={
-        "description": "In the open games list: the player's rating on the game's track (1000 "
-                       "for a newcomer; docs/community.md)"})
+        "description": "In GET /games (yours), GET /games/open and GET /games/{id}: the "
+                       "person's rating on the game's track now, or the Rhom's on the solo "
+                       "track (1000 for a newcomer; docs/community.md). Absent for bots and in "
+                       "the answers of the lobby's posts."})
     rating_provisional = fields.Boolean(metadata={
-        "description": "In the open games list: the rating counts fewer than 5 games"})
+        "description": "With rating: it counts fewer than 5 games"})
 
 
 class GameSchema(ma.Schema):

@@ -102,3 +102,33 @@ def test_a_private_game_shows_on_a_player_page_only_to_those_who_played_it(table
     assert [g["id"] for g in table._call("get", f"/users/{ada.id}")["running_games"]] == [public]
     result = table._call("get", f"/users/{ada.id}", bob)["finished_games"][0]["result"]
     assert result == {"rank": 1, "points": 9, "of": 2, "won": True}
+
+
+def test_my_games_carry_each_players_rating_on_the_games_track(table):
+    """GET /games: each person with their rating on the game's track (provisional until 5
+    games), the Rhom of a solo game with its own, a bot with none."""
+    ada, bob, cy = table.register("Ada"), table.register("Bob"), table.register("Cy")
+    for number in range(5):
+        ended(table, table.new_game(ada, [bob], public=True), {ada.id: 2, bob.id: 1}, number)
+    ended(table, table._call("post", "/games", ada, seats=1, public=True)["id"],
+          {ada.id: 1, 0: 2}, 10)
+    running = table.new_game(ada, [bob])
+    three = table.new_game(cy, [ada, bob])
+    solo = table._call("post", "/games", ada, seats=1)["id"]
+    bots = table._call("post", "/games", ada, seats=2, bots=1)["id"]
+    ratings = rated(table)
+    listed = {game["id"]: game for game in table._call("get", "/games", ada)}
+
+    def shown(game_id):
+        return {p["name"]: (p.get("rating"), p.get("rating_provisional"))
+                for p in listed[game_id]["players"]}
+
+    bob_two, ada_two = ratings.of(bob.id, "2"), ratings.of(ada.id, "2")
+    assert bob_two.games == 5 and bob_two.shown > 1000
+    assert shown(running) == {"Ada": (ada_two.shown, False), "Bob": (bob_two.shown, False)}
+    assert shown(three) == {"Ada": (1000, True), "Bob": (1000, True), "Cy": (1000, True)}
+    assert shown(solo) == {"Ada": (ratings.of(ada.id, "solo").shown, True),
+                           "Rhom": (ratings.of(derived.RHOM, "solo").shown, True)}
+    assert ratings.of(derived.RHOM, "solo").shown < 1000 < ratings.of(ada.id, "solo").shown
+    [bot] = [p for p in listed[bots]["players"] if p["kind"] == "bot"]
+    assert "rating" not in bot

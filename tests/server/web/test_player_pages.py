@@ -61,3 +61,19 @@ def test_the_open_games_show_each_players_rating(app, client, ada, bob, game):
     assert player["rating"] > 1000 and player["rating_provisional"] is True
     page = client.get("/open").get_data(as_text=True)
     assert f'<a href="/players/{ada.id}">Ada</a> ({player["rating"]}?)' in page
+
+
+def test_the_home_page_shows_the_other_players_ratings(app, client, ada, bob, game):
+    """The signed-in player's game list names each other player with their rating on the
+    game's track (? while provisional); not their own, and no seat number."""
+    ended(app, game["id"], bob.id)
+    again = client.post("/api/v1/games", json={"seats": 2}, headers=ada.headers).json
+    client.post("/api/v1/games/join", json={"code": again["join_code"]}, headers=bob.headers)
+    bob_rating = {p["name"]: p["rating"] for p in client.get(
+        "/api/v1/games", headers=ada.headers).json[0]["players"]}["Bob"]
+    assert bob_rating > 1000
+    page = signed_in(app, ada).get("/").get_data(as_text=True)
+    listed = page[page.index('<ul class="games-list">'):page.index("</ul>")]
+    assert listed.count(f'Bob <span class="rating" title="provisional rating: fewer than 5 '
+                        f'games">({bob_rating}?)</span>') == 2  # the finished game and the new
+    assert "Ada <span" not in listed and "Ada, Bob" in listed and "seat" not in listed
