@@ -1,7 +1,9 @@
 """Seeks: a player asks for a game of so many seats at such a pace. When enough seeks fit each
 other (the same seats and pace, from different players) they make a public game, under the
 current rules, that starts by itself: the oldest seek's player creates it, the others join in
-the order they sought, each with the word for the dice they gave with their seek."""
+the order they sought, each with the word for the dice they gave with their seek. Seeks are
+matched one at a time (server/storage/locks.py), so two made at the same moment see each
+other."""
 
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ from sqlmodel import Session, select
 from server.games import lobby, seeding
 from server.games.pace import PACES
 from server.http.errors import fail
+from server.storage.db import sql
+from server.storage.locks import serialized
 from server.storage.models import Seek, User
 
 MOST_SEEKS = 5  # waiting seeks per player
@@ -26,6 +30,9 @@ def seek(session: Session, user: User, seats: int, pace: str, contribution: str 
     if seats < 2:
         fail(422, "a seek is for 2 to 4 seats: for a game alone against the Rhom, create it "
                   "(`iridescia new --seats 1`)")
+    # One seek at a time, from here to the commit: two players seeking the same game at once
+    # would otherwise each miss the other's seek, not committed yet (PostgreSQL), and wait.
+    serialized(sql(session), "seeks")
     waiting = waiting_seeks(session, user)
     if any(s.seats == seats and s.pace == pace for s in waiting):
         fail(409, f"you already seek a game of {seats} seats at pace {pace}: wait for it, or "

@@ -3,10 +3,13 @@ that starts by itself."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from sqlmodel import select
 
 from server import create_app
+from server.seeking import seeks
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Seat
 from tests.server.scheduler.helpers import Table
@@ -90,3 +93,40 @@ def test_a_player_id_past_any_column_is_simply_not_found(table):
     answer = table.client.get("/api/v1/users/8589934593")
     assert answer.status_code == 404
     assert answer.get_json()["message"] == "there is no player 8589934593"
+
+
+def test_two_players_seeking_at_the_same_moment_make_one_game(table, monkeypatch):
+    """Two requests at once, each in its own thread and transaction: each seek is in and
+    looking for the other's before either commits (each request waits up to a second there for
+    the other to get as far). They are matched one after the other, so the second finds the
+    first and they make one game; without that, on PostgreSQL each missed the other's seek."""
+    ada, bob = table.register("Ada"), table.register("Bob")
+    barrier = threading.Barrier(2, timeout=1.0)
+    match = seeks._match
+
+    def both_in_then_match(session, mine, now):
+        try:
+            barrier.wait()  # both seeks inserted, neither committed
+        except threading.BrokenBarrierError:
+            pass  # the other request waits for this one's commit: as it should
+        match(session, mine, now)
+
+    monkeypatch.setattr(seeks, "_match", both_in_then_match)
+    answers = {}
+
+    def seek_as(player):
+        answers[player.name] = seek(table, player, seats=2, pace="1d")
+
+    threads = [threading.Thread(target=seek_as, args=(p,)) for p in (ada, bob)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert {name: a.status_code for name, a in answers.items()} == {"Ada": 201, "Bob": 201}
+    made = {name: a.get_json()["game_id"] for name, a in answers.items()}
+    [game_id] = [g for g in made.values() if g is not None]  # the second seek made it
+    game = table._call("get", f"/games/{game_id}", ada)
+    assert game["status"] == "active" and sorted(p["name"] for p in game["players"]) == [
+        "Ada", "Bob"]
+    for player in (ada, bob):
+        assert [s["game_id"] for s in table._call("get", "/seeks", player)] == [game_id]
