@@ -68,12 +68,10 @@ def game_lines(game: dict) -> list[str]:
         )
     if game.get("join_code"):
         lines.append(f"  join code: {game['join_code']}")
-    for player in game.get("players", []):
-        seat = player.get("seat")
-        seat_text = "-" if seat is None else str(seat)
+    for player in game.get("players", []):  # in table order once started; never a seat number
         away = (f", away until {short_time(player['away_until'])}"
                 if player.get("away_until") else "")
-        lines.append(f"  seat {seat_text}: {player.get('name')} ({player.get('kind')}){away}")
+        lines.append(f"  player: {player.get('name')} ({player.get('kind')}){away}")
     if game.get("status") == "active":
         lines.append(f"  turn: {describe_turn(game)}"
                      + (" (the game is paused)" if game.get("paused") else ""))

@@ -10,8 +10,8 @@ OPEN_GAME = {"id": "g1", "status": "open", "version": 0, "seats": 2, "join_code"
                          {"seat": None, "user_id": 2, "name": "Bob", "kind": "human"}]}
 JOINED = ("Game g1: open, 2 seat(s), version 0\n"
           "  join code: X7P2QK\n"
-          "  seat -: Ada (human)\n"
-          "  seat -: Bob (human)\n")
+          "  player: Ada (human)\n"
+          "  player: Bob (human)\n")
 
 
 def env(server):
@@ -47,7 +47,7 @@ def test_rematch_says_who_it_waits_for(run, standin):
         "Rematch of game g1:\n"
         "Game g2: open, 2 seat(s), version 0\n"
         "  join code: Q4Z8RT\n"
-        "  seat -: Bob (human)\n"
+        "  player: Bob (human)\n"
         "Waiting for 1 more player to accept: it starts by itself when they have.\n")
     assert standin.requests[-1]["json"] == {"contribution": "kesora"}
 
