@@ -1,7 +1,8 @@
 """The community's mail words: `rematch`, in reply to a game's mail (the game-over mail above
 all), asks for a rematch of the finished game or accepts the one another player asked for
 (server/games/rematch.py); `open` to the bare address lists the public games waiting for
-players, and `join CODE` there takes a seat in one."""
+players (each person with their rating on the game's track), and `join CODE` there takes a seat
+in one."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from server.games import lobby, rematch
 from server.inbound import answer
 from server.inbound.record import Outcome, finish
 from server.mail import reply_addresses
+from server.ratings import derived
 from server.seeking import open_games
 from server.storage.db import session_scope
 from server.storage.models import Game, Seat, User
@@ -78,13 +80,16 @@ def answer_open_games(app, db, record_id: int, letter, user_id: int, now: dateti
     with session_scope(db) as session:
         user = session.get(User, user_id)
         games, total = open_games.open_games(session, 0, OPEN_GAMES_LISTED)
-        listed = lobby.games_json(session, games, user)
+        listed = derived.with_ratings(derived.ratings(session),
+                                      lobby.games_json(session, games, user))
         codes = {game.id: game.join_code for game in games}
         lines = []
         for game in listed:
-            players = ", ".join(p["name"] for p in game["players"] if p["kind"] != "rhom")
+            players = ", ".join(
+                f"{p['name']} ({p['rating']}{'?' if p['rating_provisional'] else ''})"
+                if "rating" in p else p["name"] for p in game["players"] if p["kind"] != "rhom")
             lines.append(f"  {game['id']}: {len(game['players'])} of {game['seats']} seats "
-                         f"taken ({players}), pace {game['pace']}: write `join "
+                         f"taken by {players}, pace {game['pace']}: write `join "
                          f"{codes[game['id']]}` to {base.bare}")
         if lines:
             intro = (f"Public games waiting for players (the {len(lines)} newest of {total}):\n"

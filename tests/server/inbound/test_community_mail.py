@@ -1,11 +1,14 @@
 """The community by mail (server/inbound/community_words.py): `rematch` in reply to a game's
 mail, `open` and `join CODE` to the bare address."""
 
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.utils import make_msgid
 
+from sqlmodel import select
+
 from server.storage.db import app_engine, session_scope
-from server.storage.models import Game
+from server.storage.models import Game, Seat
 from tests.server.inbound.conftest import flat
 from tests.server.inbound.post import reply, text_of
 
@@ -64,14 +67,26 @@ def test_open_to_the_bare_address_lists_the_open_games_and_join_code_seats(post,
     post.deliver()
     assert "No public game waits for players now." in flat(text_of(post.latest(bob.email,
                                                                               "Re:")))
+    won = table.new_game(ada, [bob], public=True)  # Ada wins a rated game first
+    with session_scope(app_engine(table.app)) as session:
+        seats = {s.user_id: s.seat for s in session.exec(select(Seat).where(
+            Seat.game_id == won))}
+        row = session.get(Game, won)
+        row.status, row.finished_at = "finished", datetime(2026, 12, 1, tzinfo=UTC)
+        row.outcome = {"seats": [{"seat": seats[ada.id], "rank": 1, "total": 30},
+                                 {"seat": seats[bob.id], "rank": 2, "total": 20}],
+                       "winners": [seats[ada.id]]}
+        session.commit()
+    [rating] = table._call("get", f"/users/{ada.id}")["ratings"]
+    assert rating["rating"] > 1000
     game = table._call("post", "/games", ada, seats=2, public=True)
     table._call("post", "/games", ada, seats=2)  # private: not listed
 
     post.ingest(to_bare(bob.email, "open"))
     post.deliver()
     listed = flat(text_of(post.latest(bob.email, "Re:")))
-    assert (f"{game['id']}: 1 of 2 seats taken (Ada), pace 3d: write `join {game['join_code']}` "
-            "to play@iridescia.test") in listed
+    assert (f"{game['id']}: 1 of 2 seats taken by Ada ({rating['rating']}?), pace 3d: write `join "
+            f"{game['join_code']}` to play@iridescia.test") in listed
     assert "(the 1 newest of 1)" in listed
 
     assert post.ingest(to_bare(bob.email, f"join {game['join_code']} kesora")).status == "joined"
