@@ -162,12 +162,19 @@ def player(app: App, user_id: int, as_json: bool) -> None:
         click.echo(f"  {count}: won {rate['wins']} of {rate['games']} "
                    f"({round(rate['rate'] * 100)}%)")
     for game in data.get("running_games") or []:
-        click.echo(f"  playing {game['id']} ({game['players']} players, {game['status']})")
+        click.echo(f"  playing {game['id']} ({table_of(game)}, {game['status']})")
     for game in (data.get("finished_games") or [])[:10]:
         result = game.get("result")
         told = ("won" if result["won"] else f"place {result['rank']} of {result['of']}") \
             if result else "-"
-        click.echo(f"  finished {game['id']} ({game['players']} players): {told}")
+        click.echo(f"  finished {game['id']} ({table_of(game)}): {told}")
+
+
+def table_of(game: dict) -> str:
+    """"solo against the Rhom", "2 players + the Rhom", "3 players"."""
+    if game.get("players") == 1:
+        return "solo against the Rhom"
+    return f"{game.get('players')} players{' + the Rhom' if game.get('rhom') else ''}"
 
 
 @click.command()

@@ -117,6 +117,10 @@ def test_player_and_leaderboard(run, standin):
              "games": 6, "wins": 4, "mu": 29.1, "sigma": 5.2}],
         "win_rates": [{"players": 2, "games": 6, "wins": 4, "rate": 0.667}],
         "running_games": [{"id": "g9", "players": 3, "status": "active", "rhom": False,
+                           "public": True},
+                          {"id": "g5", "players": 1, "status": "active", "rhom": True,
+                           "public": False},
+                          {"id": "g6", "players": 2, "status": "open", "rhom": True,
                            "public": True}],
         "finished_games": [{"id": "g1", "players": 2, "rhom": False, "public": True,
                             "result": {"rank": 2, "points": 30, "of": 2, "won": False}}]})
@@ -126,6 +130,8 @@ def test_player_and_leaderboard(run, standin):
                              "  2 players: 1087 (6 games, 4 won)\n"
                              "  2 players: won 4 of 6 (67%)\n"
                              "  playing g9 (3 players, active)\n"
+                             "  playing g5 (solo against the Rhom, active)\n"
+                             "  playing g6 (2 players + the Rhom, open)\n"
                              "  finished g1 (2 players): place 2 of 2\n")
     standin.answer("GET", "/leaderboard", 200, [
         {"rank": 1, "user_id": 7, "name": "Ada", "rating": 1087, "provisional": False,
