@@ -4,28 +4,33 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.text.wording import clean
-from engine.text.wording import component_name as _name
+from engine.text.wording import Catalog, Words, clean
 
 
-def score_lines(outcome: Mapping, names: Mapping[int, str]) -> list[str]:
-    """Every seat's final score and where it came from, best first (outcome().to_dict())."""
+def score_lines(outcome: Mapping, names: Mapping[int, str],
+                translations: Catalog | None = None) -> list[str]:
+    """Every seat's final score and where it came from, best first (outcome().to_dict()), in
+    the language of `translations` (None: English)."""
+    words = Words(translations)
+    _ = words._
     shown = {k: clean(v) for k, v in names.items()}
     seats = sorted(outcome.get("seats") or [], key=lambda s: (s.get("rank", 99), s["seat"]))
     lines = []
     for entry in seats:
-        name = shown.get(entry["seat"], f"seat {entry['seat']}")
-        parts = [f"{entry.get('in_game', 0)} during the game"]
-        for key, label in (("tile_sets", "tile sets"), ("relic_sets", "relic sets"),
-                           ("objective", "objective"), ("gems", "gems left")):
+        name = shown.get(entry["seat"], _("a player"))
+        parts = [_("{n} during the game").format(n=entry.get("in_game", 0))]
+        for key, label in (("tile_sets", _("{n} tile sets")), ("relic_sets", _("{n} relic sets")),
+                           ("objective", _("{n} objective")), ("gems", _("{n} gems left"))):
             if entry.get(key):
-                parts.append(f"{entry[key]} {label}")
+                parts.append(label.format(n=entry[key]))
         objective = (entry.get("detail") or {}).get("objective") or {}
         if objective.get("id"):
-            met = "met" if objective.get("met") else "not met"
-            parts.append(f"objective {_name(objective['id'])} {met}")
-        winner = " (winner)" if entry["seat"] in (outcome.get("winners") or []) else ""
-        lines.append(f"{entry.get('rank', '?')}. {name}{winner}: {entry['total']} points "
-                     f"({', '.join(parts)})")
+            met = (_("objective {name} met") if objective.get("met")
+                   else _("objective {name} not met"))
+            parts.append(met.format(name=words.name(objective["id"])))
+        line = (_("{rank}. {name} (winner): {total} points ({parts})")
+                if entry["seat"] in (outcome.get("winners") or [])
+                else _("{rank}. {name}: {total} points ({parts})"))
+        lines.append(line.format(rank=entry.get("rank", "?"), name=name, total=entry["total"],
+                                 parts=_(", ").join(parts)))
     return lines
-

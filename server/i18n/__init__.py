@@ -11,6 +11,7 @@ compiled from the .po and that no message lacks its Japanese).
 - `best_match(accept_language)`: the page's language before a choice.
 - `engine_catalog(lang)`, `catalog(lang)`: the loaded catalogs (English: none, NullTranslations).
 - `format_datetime(moment, lang, zone)`: a date and time as the language writes it.
+- `translate(lang, message, **values)`: a message marked with `N_`, its fields filled.
 """
 
 from __future__ import annotations
@@ -100,6 +101,19 @@ def format_datetime(moment: datetime, language: str | None, zone: str | None = N
 
 def gettext(language: str | None, message: str) -> str:
     return catalog(language).gettext(message)
+
+
+def translate(language: str | None, message: str, **values) -> str:
+    """`message` (marked with N_ where it is written) in `language`, its {fields} filled after
+    the lookup, so the catalog holds one message whatever the values."""
+    translated = catalog(language).gettext(message)
+    return translated.format(**values) if values else translated
+
+
+def header_language(content_language: str | None, accept_language: str | None) -> str | None:
+    """The language a mail's Content-Language or Accept-Language asks for (None: neither)."""
+    said = (content_language or "").strip() or (accept_language or "").strip()
+    return best_match(said) if said else None
 
 
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)

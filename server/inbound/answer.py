@@ -54,8 +54,23 @@ def help_text(language: str | None = None) -> str:
         "{synonyms}", ", ".join(f"{ja} {en}" for ja, en in notation.SYNONYMS.items()))
 
 
-def _quoted(line) -> str:
-    return f'line {line.number}, "{line.text}"'
+def _quoted(line, language: str | None = None) -> str:
+    return i18n.translate(language, N_('line {number}, "{text}"'), number=line.number,
+                          text=line.text)
+
+
+def language_of(user, letter: Letter | None = None) -> str:  # noqa: ANN001
+    """An answer's language: the one the player chose, else what their mail's Content-Language
+    or Accept-Language asks for, else English (docs/i18n.md)."""
+    chosen = i18n.language_of(user)
+    return i18n.normal(chosen or (letter.language if letter is not None else None))
+
+
+def not_acted_on(language: str | None, why: str, **values) -> str:
+    """The intro of an answer that did nothing: why, in the reader's language (`why` is a
+    message marked with N_, or a sentence from elsewhere, which stays as it is)."""
+    return i18n.translate(language, N_("Your mail was not acted on: {reason}."),
+                          reason=i18n.translate(language, why, **values))
 
 
 def game_context(session, game: Game, seat: int, name: str, reader: dict | None = None) -> dict:
@@ -85,11 +100,12 @@ def game_context(session, game: Game, seat: int, name: str, reader: dict | None 
             "It is {name}'s turn now; you will get an email when it is yours.")).format(
             name=names.get(to_act, i18n.gettext(language, N_("someone else"))))
     return {"board": board_for(view, game, game.version, names, language),
-            "score_lines": _score_lines(state, names) if over else [], "legal": legal,
+            "score_lines": _score_lines(state, names, language) if over else [], "legal": legal,
             "waiting": waiting, "view": view, "names": names}
 
 
-def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:  # noqa: ANN001
+def html_with_picture(text: str, context: dict, game: Game, user,  # noqa: ANN001
+                      language: str | None = None) -> str | None:
     """The answer's HTML part (server/notifications/render.py): its text and sign-in links to
     the game's page and to its board picture, no picture inline (the your-turn mail has it);
     None before the game has a board."""
@@ -98,7 +114,7 @@ def html_with_picture(text: str, context: dict, game: Game, user) -> str | None:
         return None
     link = magic_link(user.id, user.token_hash, f"/games/{game.id}")
     picture = magic_link(user.id, user.token_hash, f"/games/{game.id}/board.png")
-    language = getattr(user, "language", None)
+    language = language or getattr(user, "language", None)
     return answer_html(i18n.gettext(language, N_("Gems of Iridescia {game}")).format(game=game.id),
                        text, link, picture, context.get("board"), language)
 
@@ -129,7 +145,8 @@ def run_sections(session, game: Game, seat: int, report, planned,
             explained.append(f"explain {wanted}: {str(error).strip(chr(39) + chr(34))}")
         explained.append("")
     if "explain" in report.words and not report.explained:
-        explained = ["explain NAME tells what a card does: explain wishing well"]
+        explained = [i18n.gettext(language, N_(
+            "explain NAME tells what a card does: explain wishing well"))]
     return {
         "caught_up": report.caught_up,
         "unused": [line.text for line in report.unused],
@@ -160,21 +177,26 @@ def render_answer(language: str | None = None, **values) -> str:
 _REPLY_PREFIXES = re.compile(r"^(\s*(re|aw|sv|fw|fwd)\s*:\s*)+", re.I)
 
 
-def subject_for(letter: Letter, fallback: str) -> str:
-    """"Re: " and the subject replied to, without the prefixes a long exchange piles up."""
-    subject = _REPLY_PREFIXES.sub("", letter.subject).strip() or fallback
+def subject_for(letter: Letter, fallback: str, language: str | None = None, **values) -> str:
+    """"Re: " and the subject replied to, without the prefixes a long exchange piles up;
+    `fallback` (marked with N_, its fields `values`) in `language` when it had none."""
+    subject = (_REPLY_PREFIXES.sub("", letter.subject).strip()
+               or i18n.translate(language, fallback, **values))
     return f"Re: {subject}"
 
 
 def queue_answer(session, letter: Letter, to: str, subject: str, text: str, now: datetime,
                  user_id: int | None = None, game_id: str | None = None,
                  version: int | None = None, seat: int | None = None,
-                 html_body: str | None = None) -> None:
-    """Queue the answer once per incoming message (its dedupe key is the message's)."""
+                 html_body: str | None = None, language: str | None = None) -> None:
+    """Queue the answer once per incoming message (its dedupe key is the message's); without
+    an `html_body` its HTML part is its text in the mails' column, in `language`."""
     digest = hashlib.sha256(letter.message_key.encode()).hexdigest()[:40]
     key = f"answer:{digest}"
     if _queued(session, key):
         return
+    if html_body is None:
+        html_body = answer_html(subject, text, language=i18n.normal(language))
     session.add(Outbox(
         dedupe_key=key, game_id=game_id, user_id=user_id, to_email=to, kind="mail_answer",
         version=version, seat=seat,

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from server import i18n
 from server.games import listing
+from server.i18n import N_
 from server.inbound import answer, solo_code
 from server.inbound.record import Outcome, finish
 from server.mail import reply_addresses
 from server.storage.db import session_scope
 from server.storage.models import User
+
+# A game's status as the list names it (the player's turn is "your turn").
+STATUSES = {"open": N_("open"), "active": N_("active"), "finished": N_("finished")}
 
 
 def list_games(app, db, record_id: int, letter, user_id: int, now: datetime,
@@ -21,25 +26,32 @@ def list_games(app, db, record_id: int, letter, user_id: int, now: datetime,
     secret = app.config["SECRET_KEY"]
     with session_scope(db) as session:
         user = session.get(User, user_id)
+        language = answer.language_of(user, letter)
         lines = []
         for game in listing.games_of(session, user):
             if game.status == "finished":
                 continue
-            turn = ("your turn" if game.status == "active"
-                    and game.current_seat == game.my_seat_number else game.status)
+            turn = i18n.gettext(language, N_("your turn") if game.status == "active"
+                                and game.current_seat == game.my_seat_number
+                                else STATUSES.get(game.status, game.status))
             reply_to = reply_addresses.play_address(base, secret, user.id, user.token_hash, game.id,
                                               game.version)
-            lines.append(f"  {game.id} ({turn}): write to {reply_to}")
-        intro = ("Your games, and the address to write to for each:\n" + "\n".join(lines)
-                 if lines else "You play in no game now.")
+            lines.append("  " + i18n.translate(language, N_("{game} ({turn}): write to {address}"),
+                                               game=game.id, turn=turn, address=reply_to))
+        intro = (i18n.gettext(language, N_("Your games, and the address to write to for each:"))
+                 + "\n" + "\n".join(lines) if lines
+                 else i18n.gettext(language, N_("You play in no game now.")))
         code = solo_code.code_for(secret, user.id, user.token_hash)
         if asked_solo:
-            intro = ("No game was started: `new solo` needs your code, so that nobody else can "
-                     "start games in your name.\n\n" + intro)
-        intro += (f"\n\nTo start a game against the Rhom, send `new solo {code}` to "
-                  f"{base.bare} (the code is yours: keep it to yourself).")
+            intro = i18n.gettext(language, N_(
+                "No game was started: `new solo` needs your code, so that nobody else can start "
+                "games in your name.")) + "\n\n" + intro
+        intro += "\n\n" + i18n.translate(language, N_(
+            "To start a game against the Rhom, send `new solo {code}` to {address} (the code is "
+            "yours: keep it to yourself)."), code=code, address=base.bare)
         finish(session, record_id, "answered", f"listed {len(lines)} game(s)", user_id=user.id)
-        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "your games"),
-                            answer.render_answer(name=user.name, intro=intro), now,
-                            user_id=user.id)
+        answer.queue_answer(session, letter, user.email,
+                            answer.subject_for(letter, N_("your games"), language),
+                            answer.render_answer(language, name=user.name, intro=intro), now,
+                            user_id=user.id, language=language)
     return Outcome("answered", f"listed {len(lines)} game(s)", True)

@@ -11,9 +11,11 @@ from sqlmodel import select
 from werkzeug.exceptions import HTTPException
 
 from engine.text.wording import clean
+from server import i18n
 from server.api.games.schemas import GameCreateSchema
 from server.games import lobby, seeding
 from server.http.auth import hash_token, new_token
+from server.i18n import N_
 from server.inbound import answer, solo_code
 from server.inbound.community_words import (
     answer_join_code,
@@ -41,19 +43,23 @@ def _outcome(status: str, detail: str, answered: bool = True):
     return Outcome(status, detail, answered)
 
 
-def refuse(db, record_id: int, letter, user_id: int | None, reason: str, now: datetime,
-           status: str = "refused"):
-    """No action; an answer saying why, only to a registered sender (never to a forged one)."""
+def refuse(db, record_id: int, letter, user_id: int | None, why: str, now: datetime,
+           status: str = "refused", **values):
+    """No action; an answer saying why, only to a registered sender (never to a forged one),
+    in their language. `why`: a message marked with N_, its fields `values` (recorded in
+    English)."""
+    detail = why.format(**values) if values else why
     with session_scope(db) as session:
-        finish(session, record_id, status, reason, user_id=user_id)
+        finish(session, record_id, status, detail, user_id=user_id)
         user = session.get(User, user_id) if user_id is not None else None
         if user is not None:
-            text = answer.render_answer(
-                name=user.name, intro=f"Your mail was not acted on: {reason}.")
+            language = answer.language_of(user, letter)
+            text = answer.render_answer(language, name=user.name,
+                                        intro=answer.not_acted_on(language, why, **values))
             answer.queue_answer(session, letter, user.email,
-                                answer.subject_for(letter, "your mail"), text, now,
-                                user_id=user.id)
-    return _outcome(status, reason, answered=user_id is not None)
+                                answer.subject_for(letter, N_("your mail"), language), text, now,
+                                user_id=user.id, language=language)
+    return _outcome(status, detail, answered=user_id is not None)
 
 
 def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, now: datetime):
@@ -63,8 +69,9 @@ def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, n
     try:
         token = reply_addresses.read(token_text)
     except reply_addresses.BadToken:
-        return refuse(db, record_id, letter, user_id, "the address you wrote to is not one this "
-                      "server gave out (was it changed?): reply to one of its emails", now)
+        return refuse(db, record_id, letter, user_id, N_(
+            "the address you wrote to is not one this server gave out (was it changed?): reply "
+            "to one of its emails"), now)
     if token.purpose == "join":
         return _join(app, db, record_id, letter, token, token_text, user_id, now)
     with session_scope(db) as session:
@@ -72,12 +79,13 @@ def act(app, db, record_id: int, letter, token_text: str, user_id: int | None, n
         owner = session.get(User, token.user_id)
         signed = owner is not None and reply_addresses.verify(secret, token_text, owner.token_hash)
     if not signed:
-        return refuse(db, record_id, letter, user_id, "the address you wrote to is not valid: "
-                      "it was changed, or its owner's API token was rotated since; reply to "
-                      "the newest email instead", now)
+        return refuse(db, record_id, letter, user_id, N_(
+            "the address you wrote to is not valid: it was changed, or its owner's API token "
+            "was rotated since; reply to the newest email instead"), now)
     if owner.id != user.id:
-        return refuse(db, record_id, letter, user_id, f"the address you wrote to belongs to "
-                      f"another player, not to {letter.sender}", now)
+        return refuse(db, record_id, letter, user_id, N_(
+            "the address you wrote to belongs to another player, not to {sender}"), now,
+            sender=letter.sender)
     if token.purpose == "prefs":
         return _unsubscribe(db, record_id, letter, user, now)
     return _play(app, db, record_id, letter, user, token, now)
@@ -90,7 +98,7 @@ def _seat_of(session, game_id: str, user_id: int) -> Seat | None:
 
 
 def _post_said(app, db, game_id: str, user_id: int, message_key: str, said: list,
-               now: datetime) -> list[str]:
+               now: datetime, language: str | None = None) -> list[str]:
     """Post each `say` line to the players' channel; the answer's line for each."""
 
     told = []
@@ -101,11 +109,13 @@ def _post_said(app, db, game_id: str, user_id: int, message_key: str, said: list
                 message = messages.post(session, game, user, True, line.said, now,
                                         messages.Limits.of(app.config),
                                         dedupe_key=line_key(message_key, line))
-                told.append(f"Posted to the players: {message.text}")
+                told.append(i18n.translate(language, N_("Posted to the players: {text}"),
+                                                  text=message.text))
             except messages.MessageRefused as error:
                 session.rollback()
-                told.append(f'Not posted, line {line.number} "{clean(line.said)[:60]}": '
-                            f"{error.message}")
+                told.append(i18n.translate(
+                    language, N_('Not posted, line {number} "{text}": {reason}'),
+                    number=line.number, text=clean(line.said)[:60], reason=error.message))
     return told
 
 
@@ -115,32 +125,34 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
         seat = _seat_of(session, token.game_id, user.id) if game else None
         names = plans.seat_names(session, game.id) if seat is not None else {}
     if game is None or seat is None:
-        return refuse(db, record_id, letter, user.id, f"you do not play in game {token.game_id}",
-                      now)
+        return refuse(db, record_id, letter, user.id, N_("you do not play in game {game}"), now,
+                      game=token.game_id)
     said, lines = split_said(read_lines(letter.lines, seat.seat, names))
     if wants_rematch(lines):
         return answer_rematch(app, db, record_id, letter, user, game.id, now)
-    told = _post_said(app, db, game.id, user.id, letter.message_key, said, now)
+    told = _post_said(app, db, game.id, user.id, letter.message_key, said, now,
+                      answer.language_of(user, letter))
     before, to_run, after = split_around_commands(lines)
     commands = [line for line in to_run if line.kind != "word"]
     if commands and game.status == "active" and game.current_seat != seat.seat:
         # Not their turn: the commands are kept as their plan, played when the turn comes.
         words = [line for line in to_run if line.kind == "word"]
         report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
-                           words, now, names)
+                           words, now, names, answer.language_of(user, letter))
         planned = _keep_plan(db, game.id, seat.seat, user.id, commands, now)
     else:
         planned = None
         report = run_lines(db, user.id, game.id, seat.seat, token.version, letter.message_key,
-                           to_run, now, names)
+                           to_run, now, names, answer.language_of(user, letter))
     with session_scope(db) as session:
         game = session.get(Game, game.id)
-        reader = _reader(session.get(User, user.id))  # as the lines may have just set it
+        reader = _reader(session.get(User, user.id), letter)  # as the lines may have set it
         language = reader["language"]
         context = answer.game_context(session, game, seat.seat, user.name, reader) \
             if seat.seat is not None else {}
-        intro = " ".join(report.notes) or _stopped_note(report.words) or (
-            "" if to_run or said else "Your mail had no command in it.")
+        intro = " ".join(report.notes) or _stopped_note(report.words, language) or (
+            "" if to_run or said else i18n.gettext(language, N_(
+                "Your mail had no command in it.")))
         run = answer.run_sections(session, game, seat.seat, report, planned, language)
         text = answer.render_answer(
             language,
@@ -149,8 +161,9 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             said=told,
             skipped_before=[line.text for line in before],
             applied=report.played,
-            refused=answer._quoted(report.refused) if report.refused else "",
-            reason=report.reason or "",
+            refused=answer._quoted(report.refused, language) if report.refused else "",
+            reason=i18n.translate(language, report.reason, **report.reason_values)
+            if report.reason else "",
             not_run=[line.text for line in report.not_run],
             skipped_after=[line.text for line in after],
             happened=answer.describe_events(session, game, report.events, seat.seat, language)
@@ -162,24 +175,27 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
         status = ("planned" if planned and not isinstance(planned, str)
                   else "stopped" if report.refused or isinstance(planned, str)
                   else "applied" if report.applied else "said" if said else "answered")
-        detail = (f"line {report.refused.number} {report.refused.text!r}: {report.reason}"
+        english = (report.reason or "").format(**report.reason_values)
+        detail = (f"line {report.refused.number} {report.refused.text!r}: {english}"
                   if report.refused else f"plan not kept: {planned}" if isinstance(planned, str)
                   else f"plan of {len(planned)} line(s) kept" if planned
                   else f"{len(report.played)} command(s) applied")
         if said:
-            detail += f"; {sum(t.startswith('Posted') for t in told)} of {len(said)} message(s) posted"
+            posted = i18n.translate(language, N_("Posted to the players: {text}"), text="")
+            detail += f"; {sum(t.startswith(posted) for t in told)} of {len(said)} message(s) posted"
         finish(session, record_id, status, detail, user_id=user.id, game_id=game.id,
                applied=report.played)
         answer.queue_answer(session, letter, user.email, answer.subject_for(
-            letter, f"Gems of Iridescia {game.id}"), text, now, user_id=user.id, game_id=game.id,
-            version=game.version, seat=seat.seat,
-            html_body=answer.html_with_picture(text, context, game, user))
+            letter, N_("Gems of Iridescia {game}"), language, game=game.id), text, now,
+            user_id=user.id, game_id=game.id, version=game.version, seat=seat.seat,
+            html_body=answer.html_with_picture(text, context, game, user, language),
+            language=language)
     return _outcome(status, detail)
 
 
-def _reader(user: User) -> dict:
+def _reader(user: User, letter=None) -> dict:  # noqa: ANN001
     """The player's language and display settings, which their answer follows."""
-    return {"language": user.language, "tile_sort": user.tile_sort,
+    return {"language": answer.language_of(user, letter), "tile_sort": user.tile_sort,
             "relic_sort": user.relic_sort}
 
 
@@ -195,13 +211,17 @@ def _keep_plan(db, game_id: str, seat: int, user_id: int, commands: list, now: d
             return error.message
 
 
-def _stopped_note(words: list[str]) -> str:
+UNSUBSCRIBED = N_("You are unsubscribed: this server sends you no more email, except answers "
+                  "to the mail you send it.")
+
+
+def _stopped_note(words: list[str], language: str | None = None) -> str:
     if "unsubscribe" in words:
-        return ("You are unsubscribed: this server sends you no more email, except answers to "
-                "the mail you send it.")
+        return i18n.gettext(language, UNSUBSCRIBED)
     if "stop" in words:
-        return ("You will get no more email about this game. Reply to this email to play on; "
-                "an answer always comes.")
+        return i18n.gettext(language, N_(
+            "You will get no more email about this game. Reply to this email to play on; an "
+            "answer always comes."))
     return ""
 
 
@@ -211,10 +231,12 @@ def _unsubscribe(db, record_id, letter, user: User, now: datetime):
         user.email_preference = "none"
         session.add(user)
         finish(session, record_id, "answered", "unsubscribed", user_id=user.id)
-        answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "unsubscribe"),
-                            answer.render_answer(name=user.name, intro=(
-                                "You are unsubscribed: this server sends you no more email, "
-                                "except answers to the mail you send it.")), now, user_id=user.id)
+        language = answer.language_of(user, letter)
+        answer.queue_answer(session, letter, user.email,
+                            answer.subject_for(letter, N_("unsubscribe"), language),
+                            answer.render_answer(language, name=user.name, intro=(
+                                i18n.gettext(language, UNSUBSCRIBED))), now,
+                            user_id=user.id, language=language)
     return _outcome("answered", "unsubscribed")
 
 
@@ -227,13 +249,15 @@ def _join(app, db, record_id, letter, token, token_text: str, user_id, now: date
     if not valid:
         if user_id is None:
             return _dropped(db, record_id, letter, "an invitation address that is not valid")
-        return refuse(db, record_id, letter, user_id, "the invitation address you wrote to is "
-                      "not valid: reply to the invitation email itself", now)
+        return refuse(db, record_id, letter, user_id, N_(
+            "the invitation address you wrote to is not valid: reply to the invitation email "
+            "itself"), now)
     if letter.sender != invited:
         if user_id is None:
             return _dropped(db, record_id, letter, f"the invitation was for {invited}")
-        return refuse(db, record_id, letter, user_id, f"this invitation was sent to another "
-                      f"address, not to {letter.sender}", now)
+        return refuse(db, record_id, letter, user_id, N_(
+            "this invitation was sent to another address, not to {sender}"), now,
+            sender=letter.sender)
     with session_scope(db) as session:
         user = session.get(User, user_id) if user_id is not None else None
         if user is None:
@@ -269,11 +293,15 @@ def _user_id_of(db, email: str) -> int | None:
 def _seated(session, record_id, letter, user: User, game: Game, now: datetime) -> None:
     finish(session, record_id, "joined", f"seated in game {game.id}", user_id=user.id,
            game_id=game.id)
-    text = answer.render_answer(name=user.name, intro=(
-        f"You have a seat in game {game.id}. When the game starts you will get an email "
-        "with the board; play by replying to it, one command per line."))
-    answer.queue_answer(session, letter, user.email, answer.subject_for(letter, "join"), text,
-                        now, user_id=user.id, game_id=game.id, version=game.version)
+    language = answer.language_of(user, letter)
+    text = answer.render_answer(language, name=user.name, intro=i18n.translate(
+        language, N_("You have a seat in game {game}. When the game starts you will get an email "
+                     "with the board; play by replying to it, one command per line."),
+        game=game.id))
+    answer.queue_answer(session, letter, user.email, answer.subject_for(letter, N_("join"),
+                                                                        language),
+                        text, now, user_id=user.id, game_id=game.id, version=game.version,
+                        language=language)
 
 
 def _new_account(session, letter) -> User:
@@ -325,14 +353,17 @@ def _new_solo(db, record_id, letter, user_id: int, now: datetime):
         game = lobby.create_game(session, user, GameCreateSchema().load({"seats": 1}), now)
         lobby.start_game(session, game, now, f"user:{user.id}")
         seat = _seat_of(session, game.id, user.id)
-        context = answer.game_context(session, game, seat.seat, user.name)
-        text = answer.render_answer(name=user.name, intro=(
-            f"Your solo game {game.id} against the Rhom has started. Play by replying to this "
-            "email, one command per line."), **context)
+        reader = _reader(user, letter)
+        language = reader["language"]
+        context = answer.game_context(session, game, seat.seat, user.name, reader)
+        text = answer.render_answer(language, name=user.name, intro=i18n.translate(
+            language, N_("Your solo game {game} against the Rhom has started. Play by replying "
+                         "to this email, one command per line."), game=game.id), **context)
         finish(session, record_id, "created", f"solo game {game.id}", user_id=user.id,
                game_id=game.id)
-        answer.queue_answer(session, letter, user.email, f"Gems of Iridescia {game.id}: your "
-                            "solo game", text, now, user_id=user.id, game_id=game.id,
-                            version=game.version, seat=seat.seat,
-                            html_body=answer.html_with_picture(text, context, game, user))
+        answer.queue_answer(session, letter, user.email, i18n.translate(
+            language, N_("Gems of Iridescia {game}: your solo game"), game=game.id), text, now,
+            user_id=user.id, game_id=game.id, version=game.version, seat=seat.seat,
+            html_body=answer.html_with_picture(text, context, game, user, language),
+            language=language)
     return _outcome("created", f"solo game {game.id}")

@@ -29,6 +29,7 @@ from flask import current_app
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlmodel import select
 
+from server.i18n import N_
 from server.inbound import bounces, handlers
 from server.inbound.authentication import mode_of, refusal
 from server.inbound.letter import Letter, read_letter, with_lines
@@ -98,14 +99,15 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str, mail_from
     expire(db, now, int(config.get("INBOUND_KEEP_DAYS", 90)))
     base = ReplyBase.parse(config["REPLY_ADDRESS"])
     if len(raw) > config["MAX_INBOUND_BYTES"]:
-        return _unread(app, raw, recipients, way_in, now, "too_large",
-                       f"the mail is {len(raw)} bytes, more than the "
-                       f"{config['MAX_INBOUND_BYTES']} this server reads",
-                       "send the commands alone, without attachments")
+        return _unread(app, raw, recipients, way_in, now, "too_large", N_(
+            "the mail is {size} bytes, more than the {most} this server reads: send the "
+            "commands alone, without attachments"), size=len(raw),
+            most=config["MAX_INBOUND_BYTES"])
     beyond = beyond_limits(raw)
     if beyond is not None:
-        return _unread(app, raw, recipients, way_in, now, "unreadable",
-                       f"the mail was not read: {beyond}", "send the commands in a plain mail")
+        return _unread(app, raw, recipients, way_in, now, "unreadable", N_(
+            "the mail was not read ({beyond}): send the commands in a plain mail"),
+            beyond=beyond)
     letter = read_letter(raw, recipients, mail_from)
     token = next((t for t in map(base.token_of, letter.recipients) if t is not None), None)
     user_id = _user_id(db, letter.sender)
@@ -146,9 +148,9 @@ def _ingest(app, raw: bytes, recipients: tuple[str, ...], way_in: str, mail_from
         letter = dataclasses.replace(with_lines(letter, raw), authenticated=mode != "none")
     except (RecursionError, LookupError, ValueError, AssertionError, UnicodeError) as error:
         # limits.py keeps every mail we know of from here: whatever is left is refused, not a 500
-        return handlers.refuse(db, record_id, letter, user_id, f"the mail could not be read "
-                               f"({error.__class__.__name__}): send the commands in a plain mail",
-                               now, status="unreadable")
+        return handlers.refuse(db, record_id, letter, user_id, N_(
+            "the mail could not be read ({error}): send the commands in a plain mail"), now,
+            status="unreadable", error=error.__class__.__name__)
     return handlers.act(app, db, record_id, letter, token, user_id, now)
 
 
@@ -188,7 +190,8 @@ def _unauthenticated(db, record_id: int, letter: Letter, user_id: int | None, re
         db, letter.sender, "unauthenticated", now - UNAUTHENTICATED_ANSWER_EVERY) > 0
     if user_id is None or told:
         return close(db, record_id, Outcome("unauthenticated", detail))
-    return handlers.refuse(db, record_id, letter, user_id, detail, now, status="unauthenticated")
+    return handlers.refuse(db, record_id, letter, user_id, N_("it was not authenticated: {reason}"),
+                           now, status="unauthenticated", reason=reason)
 
 
 def _ours(sender: str, base: ReplyBase, config) -> str | None:
@@ -198,20 +201,19 @@ def _ours(sender: str, base: ReplyBase, config) -> str | None:
     return None
 
 
-def _unread(app, raw: bytes, recipients, way_in: str, now, status: str, detail: str,
-            advice: str) -> Outcome:
+def _unread(app, raw: bytes, recipients, way_in: str, now, status: str, reason: str,
+            **values) -> Outcome:
     """Too large or beyond the bounds: only the headers are read (bounded), to tell a registered
     sender why; nothing else."""
     letter = read_letter(raw, recipients)
     db = app_engine(app)
     user_id = _user_id(db, letter.sender)
     if user_id is None or letter.automatic:
-        return _record(db, letter, way_in, now, user_id, Outcome(status, detail))
+        return _record(db, letter, way_in, now, user_id, Outcome(status, reason.format(**values)))
     record_id = claim(db, letter, way_in, now)
     if record_id is None:
         return Outcome("duplicate", f"{letter.message_key} was handled already")
-    return handlers.refuse(db, record_id, letter, user_id, f"{detail}: {advice}", now,
-                           status=status)
+    return handlers.refuse(db, record_id, letter, user_id, reason, now, status=status, **values)
 
 
 def _wake_the_mail_job(app) -> None:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from engine.text.wording import CONTROL_CHARACTERS
+from server import i18n
 from server.inbound import quotes, rules
 from server.inbound.headers import MailHeaders, whole
 from server.inbound.html_text import html_to_text
@@ -35,6 +36,9 @@ class Letter:
     automatic: str | None = None  # why this is machine-written mail, never answered
     authentication_results: tuple[str, ...] = ()  # every Authentication-Results header, top first
     authenticated: bool = False  # it passed the operator's dkim or spf check (never in `none`)
+    # What its Content-Language or Accept-Language asks for (None: neither): the answer's
+    # language for a sender who has not chosen one.
+    language: str | None = None
 
 
 def read_letter(raw: bytes, recipients: tuple[str, ...] | list[str] = (),
@@ -61,6 +65,8 @@ def read_letter(raw: bytes, recipients: tuple[str, ...] | list[str] = (),
         authentication_results=tuple(
             " ".join(str(value)[:4000].split())
             for value in headers.all("Authentication-Results")),
+        language=i18n.header_language(headers.get("Content-Language")[:200],
+                                      headers.get("Accept-Language")[:200]),
     )
 
 

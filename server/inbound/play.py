@@ -25,7 +25,9 @@ from sqlmodel import select
 
 import engine
 from engine.text.script import Script, ScriptLine, described, dry_run
+from server import i18n
 from server.games import service
+from server.i18n import N_
 from server.inbound import table_words
 from server.inbound.lines import Line
 from server.inbound.table_words import is_table_word
@@ -40,7 +42,8 @@ class PlayReport:
     played: list[str] = field(default_factory=list)  # each command as the player reads it
     events: list[dict] = field(default_factory=list)  # the applied commands' event rows
     refused: Line | None = None
-    reason: str | None = None
+    reason: str | None = None  # English, a message marked with N_ when it is ours
+    reason_values: dict = field(default_factory=dict)  # the fields of `reason`
     not_run: list[Line] = field(default_factory=list)
     unused: list[Line] = field(default_factory=list)  # interruption answers never asked for
     words: list[str] = field(default_factory=list)  # the mail words met (show, help, ...)
@@ -66,7 +69,9 @@ def script_of(lines: list[Line], seat: int, names) -> Script:
 
 
 def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_key: str,
-              lines: list[Line], now: datetime, names=None) -> PlayReport:
+              lines: list[Line], now: datetime, names=None,
+              language: str | None = None) -> PlayReport:
+    """Play the lines in turn; the report, its notes in `language`."""
     report = PlayReport(version=expected)
     to_play = []
     for line in lines:
@@ -77,11 +82,11 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
         if line.word == "explain":
             report.explained.append(line.argument)
         elif line.word == "plan clear":
-            report.notes.append(_clear_plan(db, game_id, seat))
+            report.notes.append(_clear_plan(db, game_id, seat, language))
         elif line.word in ("stop", "unsubscribe"):
             _stop(db, user_id, game_id, everything=line.word == "unsubscribe")
         elif is_table_word(line.word or ""):
-            report.notes.append(table_words.act(db, user_id, game_id, line.word, now))
+            report.notes.append(table_words.act(db, user_id, game_id, line.word, now, language))
     if not to_play:
         return report
     by_number = {line.number: line for line in to_play}
@@ -89,9 +94,10 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
     step_number = 0
     while True:
         with session_scope(db) as session:
-            reason = _game_refusal(session.get(Game, game_id), game_id)
+            reason = _game_refusal(session.get(Game, game_id))
             if reason is not None:
                 report.refused, report.reason = to_play[0], reason
+                report.reason_values = {"game": game_id}
                 break
             game = session.get(Game, game_id)
             if step_number == 0 and game.version != report.version and not _handled(
@@ -114,8 +120,7 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
                 report.version = done.response.get("version", report.version)
                 continue
             if game.version != report.version:
-                report.refused, report.reason = line, (
-                    "another command landed first: look at the board below and send it again")
+                report.refused, report.reason = line, LANDED_FIRST
                 break
             try:
                 applied = service.apply_command(session, game, step.command, f"user:{user_id}",
@@ -124,8 +129,7 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
                 report.refused, report.reason = line, str(error)
                 break
             except service.StaleVersion:
-                report.refused, report.reason = line, (
-                    "another command landed first: look at the board below and send it again")
+                report.refused, report.reason = line, LANDED_FIRST
                 break
             session.add(IdempotencyRecord(user_id=user_id, key=key, request_hash=key[5:],
                                           status_code=201, response={"version": game.version},
@@ -134,7 +138,7 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
                 session.flush()
             except IntegrityError:  # the same line of the same message, handled at the same time
                 session.rollback()
-                report.refused, report.reason = line, "this message is being handled already"
+                report.refused, report.reason = line, N_("this message is being handled already")
                 break
             _note_played(report, script, step, line, names)
             report.events.extend(applied.rows)
@@ -158,11 +162,14 @@ def _note_played(report: PlayReport, script: Script, step, line: Line, names) ->
     report.played.append(described(step, names))
 
 
-def _game_refusal(game: Game | None, game_id: str) -> str | None:
+LANDED_FIRST = N_("another command landed first: look at the board below and send it again")
+
+
+def _game_refusal(game: Game | None) -> str | None:
     if game is None or game.status == "open":
-        return f"game {game_id} has not started yet"
+        return N_("game {game} has not started yet")
     if game.status == "finished":
-        return f"game {game_id} is over"
+        return N_("game {game} is over")
     return None
 
 
@@ -190,18 +197,19 @@ def _still_applies(session, game: Game, script: Script, report: PlayReport) -> b
         return True
     first = trial.stop.line if trial.stop else script.lines[0]
     report.refused = Line(first.number, first.text, "command")
-    report.reason = (
+    report.reason = N_(
         "the game has moved on since the email you replied to, and your lines no longer all "
-        "apply" + (f" ({trial.stop.reason})" if trial.stop else "")
-        + ": nothing was played. What changed since is told below; look at the board and send "
-        "your commands again, replying to this email")
+        "apply{why}: nothing was played. What changed since is told below; look at the board "
+        "and send your commands again, replying to this email")
+    report.reason_values = {"why": f" ({trial.stop.reason})" if trial.stop else ""}
     return False
 
 
-def _clear_plan(db, game_id: str, seat: int) -> str:
+def _clear_plan(db, game_id: str, seat: int, language: str | None = None) -> str:
     with session_scope(db) as session:
         had = plans.clear(session, game_id, seat)
-    return "Your plan is dropped." if had else "You had no plan in this game."
+    return i18n.gettext(language, N_("Your plan is dropped.") if had
+                        else N_("You had no plan in this game."))
 
 
 def _stop(db, user_id: int, game_id: str, everything: bool) -> None:

@@ -6,6 +6,7 @@ one sentence: what it did, or why not (the API's 4xx message)."""
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime
 
@@ -45,26 +46,33 @@ def is_table_word(words: str) -> bool:
     return PATTERN.fullmatch(words) is not None
 
 
-def act(db, user_id: int, game_id: str | None, words: str, now: datetime) -> str:
-    """Do what the words say; the sentence for the answer."""
+def act(db, user_id: int, game_id: str | None, words: str, now: datetime,
+        language: str | None = None) -> str:
+    """Do what the words say; the sentence for the answer, in `language`."""
     with session_scope(db) as session:
         user = session.get(User, user_id)
         try:
-            return _act(session, user, game_id, words, now)
+            return _act(session, user, game_id, words, now, language)
         except HTTPException as error:
             session.rollback()
             reason = (getattr(error, "data", None) or {}).get("message") or str(error)
-            return f"`{words}` was not done: {reason}."
+            return i18n.translate(language, NOT_DONE, words=words, reason=reason)
 
 
-def _act(session, user: User, game_id: str | None, words: str, now: datetime) -> str:
+NOT_DONE = N_("`{words}` was not done: {reason}.")
+
+
+def _act(session, user: User, game_id: str | None, words: str, now: datetime,
+         language: str | None = None) -> str:
+    say = functools.partial(i18n.translate, language)
 
     if words.startswith("vacation until "):
         until = date.fromisoformat(words.removeprefix("vacation until "))
         away.start_vacation(session, user, until, now)
         left = away.allowance(session, user, now).left
-        return (f"You are away until {until.isoformat()} 00:00 UTC: your turns wait for you, "
-                f"and no reminders come. {left} vacation days are left this year.")
+        return say(N_("You are away until {until} 00:00 UTC: your turns wait for you, and no "
+                    "reminders come. {left} vacation days are left this year."),
+                 until=until.isoformat(), left=left)
     if words.startswith("notify"):
 
         return choose_by_words(session, user, game_id, words, now)
@@ -79,20 +87,24 @@ def _act(session, user: User, game_id: str | None, words: str, now: datetime) ->
         return i18n.gettext(language, said).format(value=shown)
     if words == "vacation end":
         away.end_vacation(session, user, now)
-        return "Welcome back: your turns' clocks run again, with the time they had left."
+        return say(N_("Welcome back: your turns' clocks run again, with the time they had left."))
     game = session.get(Game, game_id) if game_id else None
     seat = session.exec(select(Seat).where(Seat.game_id == game_id, Seat.user_id == user.id)
                         ).first() if game else None
     if game is None or seat is None:
-        return f"`{words}` was not done: reply to an email of the game you mean."
+        return say(NOT_DONE, words=words, reason=say(N_("reply to an email of the game you mean")))
     if words == "pause":
         if pauses.ask_pause(session, game, seat, now):
-            return f"Game {game.id} is paused: every player asked. Reply `resume` to start it again."
+            return say(N_("Game {game} is paused: every player asked. Reply `resume` to start it "
+                        "again."), game=game.id)
         waiting = _names(session, pauses.waiting_for(session, game))
-        return (f"You asked to pause game {game.id}; it pauses when {' and '.join(waiting)} "
-                f"ask{'s' if len(waiting) == 1 else ''} too.")
+        return say(N_("You asked to pause game {game}; it pauses when {names} asks too.")
+                 if len(waiting) == 1 else
+                 N_("You asked to pause game {game}; it pauses when {names} ask too."),
+                 game=game.id, names=say(N_(" and ")).join(waiting))
     pauses.resume(session, game, now)
-    return f"Game {game.id} runs again: each waiting turn has the time it had left."
+    return say(N_("Game {game} runs again: each waiting turn has the time it had left."),
+             game=game.id)
 
 
 def _names(session, seats) -> list[str]:

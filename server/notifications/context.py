@@ -234,9 +234,9 @@ def _scores(state, names: dict[int, str]) -> list[dict]:
     )
 
 
-def _score_lines(state, names: dict[int, str]) -> list[str]:
+def _score_lines(state, names: dict[int, str], language: str | None = None) -> list[str]:
 
-    return score_lines(engine.outcome(state).to_dict(), names)
+    return score_lines(engine.outcome(state).to_dict(), names, i18n.engine_catalog(language))
 
 
 def build_context(
@@ -295,7 +295,7 @@ def build_context(
         "typed": typed[:TYPED_LINES],
         "typed_more": max(0, len(typed) - TYPED_LINES),
         "scores": _scores(state, names) if over else [],
-        "score_lines": _score_lines(state, names) if over else [],
+        "score_lines": _score_lines(state, names, language) if over else [],
         "played": [],
         "reason": "",
         # The CLI's example keeps seat numbers (its commands take no names).

@@ -61,7 +61,12 @@ def words(language: str | None) -> dict:
     def html(message: str, **values) -> Markup:
         return escape(catalog.gettext(message)).format(**values)
 
-    return {"_": text, "_h": html, "language": i18n.normal(language)}
+    return {"_": text, "_h": html, "language": i18n.normal(language), "code": code}
+
+
+def code(text: str) -> Markup:
+    """`text` as code in an HTML part (escaped), to put in a message: _h("... {c}", c=code(x))."""
+    return Markup("<code>{}</code>").format(text)
 
 
 def subject(kind: str, context: dict, language: str | None = None) -> str:

@@ -13,15 +13,18 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from babel.dates import format_date
 from flask import current_app
 from sqlalchemy import func
 from sqlmodel import select
 
+from server import i18n
 from server.games.pace import time_left
+from server.i18n import N_
 from server.mail.reply_addresses import ReplyBase, play_address
 from server.notifications import insert_many
 from server.notifications.context import base_url, format_time
-from server.notifications.render import render_template
+from server.notifications.render import code, render_template
 from server.storage.db import session_scope
 from server.storage.models import Game, Seat, User
 from server.users.mail_choices import links_for, next_digest, quiet_until, zone
@@ -75,12 +78,13 @@ def _entry(user: User, game: Game, now: datetime) -> dict:
 
     config = current_app.config
     base = ReplyBase.parse(config["REPLY_ADDRESS"])
+    language = i18n.mail_language(user)
     return {
         "game_id": game.id,
-        "deadline": format_time(game.deadline_at),
-        "time_left": time_left(game.deadline_at, now),
+        "deadline": i18n.deadline(format_time(game.deadline_at), language, user.time_zone),
+        "time_left": i18n.time_left(time_left(game.deadline_at, now), language),
         "paused": game.paused_at is not None,
-        "decision": "your removal turn" if game.pending_kind == "removal" else "your turn",
+        "decision": N_("your removal turn") if game.pending_kind == "removal" else N_("your turn"),
         "picture": magic_link(user.id, user.token_hash, f"/games/{game.id}/board.png"),
         "page": magic_link(user.id, user.token_hash, f"/games/{game.id}"),
         "reply_to": play_address(base, config["SECRET_KEY"], user.id, user.token_hash, game.id,
@@ -91,19 +95,25 @@ def _entry(user: User, game: Game, now: datetime) -> dict:
 def _row(session, user: User, games: list[Game], now: datetime) -> dict:
 
     day = now.astimezone(zone(user.time_zone)).date()
-    context = {"name": user.name, "day": day.isoformat(), "time_zone": user.time_zone,
+    language = i18n.mail_language(user)
+    # The day as the reader's language writes it (English: 2026-12-24, Japanese: 2026年12月24日).
+    shown = day.isoformat() if language == "en" else format_date(day, "long", locale=language)
+    context = {"name": user.name, "day": shown, "time_zone": user.time_zone,
                "games": [_entry(user, game, now) for game in games],
                "choices": links_for(user.id, user.token_hash, "digest", None),
-               "digest_hour": user.digest_hour, "base_url": base_url()}
+               "digest_hour": user.digest_hour, "base_url": base_url(),
+               "legal_code": code("legal")}
     count = len(games)
-    subject = (f"Gems of Iridescia: your turn in {count} game{'s' if count != 1 else ''} "
-               f"({day.isoformat()})")
+    subject = i18n.translate(language, N_("Gems of Iridescia: your turn in {count} game ({day})")
+                             if count == 1 else
+                             N_("Gems of Iridescia: your turn in {count} games ({day})"),
+                             count=count, day=shown)
     return {
         "dedupe_key": f"digest/user{user.id}/{day.isoformat()}",
         "game_id": None, "user_id": user.id, "to_email": user.email, "kind": "digest",
         "version": None, "seat": None, "extra": None, "subject": subject,
-        "text_body": render_template("digest.txt", context),
-        "html_body": render_template("digest.html", context),
+        "text_body": render_template("digest.txt", context, language),
+        "html_body": render_template("digest.html", context, language),
         "status": "pending", "attempts": 0,
         "next_attempt_at": quiet_until(user.quiet_hours, user.time_zone, now) or now,
         "last_error": None, "created_at": now, "sent_at": None,

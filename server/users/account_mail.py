@@ -5,13 +5,16 @@ them a day, whoever asks (a request over the cap is answered as usual and mails 
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from server import wakeups
+from server import i18n, wakeups
+from server.i18n import N_, plain_mail
+from server.i18n.plain_mail import Line
 from server.storage.models import Outbox, User
 from server.users import links
 
@@ -40,31 +43,41 @@ def under_the_daily_cap(session: Session, user: User, now: datetime) -> bool:
     return _mails_today(session, user, now) < current_app.config["ACCOUNT_MAILS_PER_ADDRESS_DAY"]
 
 
-def _queue(session: Session, user: User, kind: str, subject: str, text: str,
-           now: datetime) -> bool:
+def _queue(session: Session, user: User, kind: str, subject: str, parts: list,
+           now: datetime, key: str | None = None) -> bool:
+    """Queue `parts` (plain_mail.bodies) to the user, in their language, under the cap."""
     if _mails_today(session, user, now) >= current_app.config["ACCOUNT_MAILS_PER_ADDRESS_DAY"]:
         return False
+    text, html = plain_mail.bodies(i18n.mail_language(user), subject, parts)
     session.add(Outbox(
-        dedupe_key=f"{kind}:{user.id}:{now.timestamp():.6f}", user_id=user.id,
-        to_email=user.email, kind=kind, subject=subject, text_body=text, status="pending",
-        next_attempt_at=now, created_at=now,
+        dedupe_key=key or f"{kind}:{user.id}:{now.timestamp():.6f}", user_id=user.id,
+        to_email=user.email, kind=kind, subject=subject, text_body=text, html_body=html,
+        status="pending", next_attempt_at=now, created_at=now,
     ))
     session.flush()
     wakeups.note(session, "mail")  # the mail job sends it at the commit
     return True
 
 
+def _words(user: User):  # noqa: ANN202
+    """The user's language's translate: say(N_("..."), field=value)."""
+    return functools.partial(i18n.translate, i18n.mail_language(user))
+
+
 def confirmation(session: Session, user: User, now: datetime) -> bool:
     """Queue the mail that confirms the account's address; False when the cap stopped it."""
+    say = _words(user)
     url = links.link(links.CONFIRM, links.make_code(links.CONFIRM, user))
-    return _queue(session, user, VERIFY_EMAIL, "Confirm your address for Iridescia", (
-        f"Hello {user.name},\n\n"
-        f"someone (we hope you) registered {user.email} at Iridescia. Open this link to confirm "
-        f"that the address is yours:\n\n    {url}\n\n"
-        f"The link is good for {links.hours(links.CONFIRM)} hours. Until the address is "
-        "confirmed, Iridescia sends it no other mail (no turns, no reminders, no invitations).\n"
-        "If you did not register, ignore this mail: nothing more will come.\n"
-    ), now)
+    return _queue(session, user, VERIFY_EMAIL, say(N_("Confirm your address for Iridescia")), [
+        say(N_("Hello {name},"), name=user.name),
+        say(N_("someone (we hope you) registered {email} at Iridescia. Open this link to "
+               "confirm that the address is yours:"), email=user.email),
+        Line(url),
+        say(N_("The link is good for {hours} hours. Until the address is confirmed, Iridescia "
+               "sends it no other mail (no turns, no reminders, no invitations).\nIf you did "
+               "not register, ignore this mail: nothing more will come."),
+            hours=links.hours(links.CONFIRM)),
+    ], now)
 
 
 def _recovery_text(user: User) -> tuple[str, str]:
@@ -74,24 +87,46 @@ def _recovery_text(user: User) -> tuple[str, str]:
 
 def registered_again(session: Session, user: User, now: datetime) -> bool:
     """Someone tried to register the account's address: tell its owner, with a way back in."""
+    say = _words(user)
     code, url = _recovery_text(user)
-    return _queue(session, user, REGISTERED_AGAIN, "Someone tried to register your address", (
-        f"Hello {user.name},\n\n"
-        f"someone tried to register {user.email} at Iridescia, which already has an account.\n\n"
-        f"If it was you and you have lost your token, get a new one here:\n\n    {url}\n\n"
-        f"or with the command line client:\n\n    iridescia recover --code {code}\n\n"
-        f"The link is good for {links.hours(links.RECOVER)} hours; using it stops your old "
-        "token. If it was not you, ignore this mail: your account is unchanged.\n"
-    ), now)
+    return _queue(session, user, REGISTERED_AGAIN,
+                  say(N_("Someone tried to register your address")), [
+        say(N_("Hello {name},"), name=user.name),
+        say(N_("someone tried to register {email} at Iridescia, which already has an "
+               "account."), email=user.email),
+        say(N_("If it was you and you have lost your token, get a new one here:")),
+        Line(url),
+        say(N_("or with the command line client:")),
+        Line(f"iridescia recover --code {code}"),
+        say(N_("The link is good for {hours} hours; using it stops your old token. If it was "
+               "not you, ignore this mail: your account is unchanged."),
+            hours=links.hours(links.RECOVER)),
+    ], now)
 
 
 def recovery(session: Session, user: User, now: datetime) -> bool:
     """The link that gives the account a new token."""
+    say = _words(user)
     code, url = _recovery_text(user)
-    return _queue(session, user, RECOVER_TOKEN, "A new token for Iridescia", (
-        f"Hello {user.name},\n\n"
-        f"a new API token for {user.email} was asked for. Get it here:\n\n    {url}\n\n"
-        f"or with the command line client:\n\n    iridescia recover --code {code}\n\n"
-        f"The link is good for {links.hours(links.RECOVER)} hours and works once; using it stops "
-        "your old token. If you did not ask, ignore this mail: your token is unchanged.\n"
-    ), now)
+    return _queue(session, user, RECOVER_TOKEN, say(N_("A new token for Iridescia")), [
+        say(N_("Hello {name},"), name=user.name),
+        say(N_("a new API token for {email} was asked for. Get it here:"), email=user.email),
+        Line(url),
+        say(N_("or with the command line client:")),
+        Line(f"iridescia recover --code {code}"),
+        say(N_("The link is good for {hours} hours and works once; using it stops your old "
+               "token. If you did not ask, ignore this mail: your token is unchanged."),
+            hours=links.hours(links.RECOVER)),
+    ], now)
+
+
+def sign_in_link(session: Session, user: User, link: str, hours: int, now: datetime) -> None:
+    """The home page's sign-in link (the caller checked the cap and how lately one went)."""
+    say = _words(user)
+    _queue(session, user, SIGN_IN, say(N_("Your Gems of Iridescia sign-in link")), [
+        say(N_("Hello {name},"), name=user.name),
+        say(N_("Open this link to sign in:")),
+        Line(link),
+        say(N_("It works for {hours} hours. If you did not ask for it, ignore this email."),
+            hours=hours),
+    ], now, key=f"sign-in:{user.id}:{now.isoformat()}")

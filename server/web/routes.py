@@ -98,16 +98,8 @@ def ask_for_link():
     if user is not None and not _link_sent_lately(session, user, now) \
             and account_mail.under_the_daily_cap(session, user, now):
         link = sign_in.magic_link(user.id, user.token_hash, "/")
-        session.add(Outbox(
-            dedupe_key=f"sign-in:{user.id}:{now.isoformat()}", user_id=user.id,
-            to_email=user.email, kind=account_mail.SIGN_IN,
-            subject="Your Gems of Iridescia sign-in link",
-            text_body=(f"Hello {user.name},\n\nOpen this link to sign in:\n\n    {link}\n\n"
-                       f"It works for {current_app.config['MAGIC_LINK_HOURS']} hours. If you "
-                       "did not ask for it, ignore this email.\n"),
-            html_body=render_template("sign_in_mail.html", user=user, link=link),
-            status="pending", next_attempt_at=now, created_at=now,
-        ))
+        account_mail.sign_in_link(session, user, link, current_app.config["MAGIC_LINK_HOURS"],
+                                  now)  # in the account's language
         session.commit()
     hours = current_app.config["MAGIC_LINK_HOURS"]
     return render_template("message.html", title="Check your email",

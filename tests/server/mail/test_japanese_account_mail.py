@@ -1,0 +1,83 @@
+"""The account mails and the invitation in the recipient's language (issue 30), text and HTML:
+a player who chose Japanese gets their confirmation link and new-token link in Japanese; an
+invitation to an address whose account chose Japanese is Japanese, to a stranger English."""
+
+from __future__ import annotations
+
+import re
+
+from sqlmodel import select
+
+from server.storage.db import app_engine, session_scope
+from server.storage.models import Outbox
+from tests.accounts import confirm
+
+LATIN = re.compile(r"[A-Za-z]{3,}")
+
+
+def _mails(app, kind: str) -> list[Outbox]:
+    with session_scope(app_engine(app)) as session:
+        return list(session.exec(select(Outbox).where(Outbox.kind == kind).order_by(Outbox.id)))
+
+
+def _japanese(client, player) -> None:
+    answer = client.patch("/api/v1/users/me/preferences", json={"language": "ja"},
+                          headers=player.headers)
+    assert answer.status_code == 200, answer.json
+
+
+def _words_left(text: str, name: str) -> list[str]:
+    """The Latin words of `text` besides links, commands, the player's and the server's name."""
+    text = re.sub(r"https?://\S+|iridescia recover --code \S+|\S+@\S+", "", text)
+    text = text.replace(name, "")
+    return [word for word in LATIN.findall(text) if word not in ("Iridescia", "API")]
+
+
+def test_a_japanese_player_gets_the_confirmation_mail_in_japanese(client, app, ada, bob):
+    _japanese(client, ada)
+    asked = client.post("/api/v1/users/me/verification", headers=ada.headers)
+    assert asked.status_code in (200, 202), asked.json
+    mine = [m for m in _mails(app, "verify_email") if m.to_email == ada.email]
+    mail = mine[-1]
+    assert mail.subject == "Iridescia のメールアドレスの確認"
+    assert mail.text_body.startswith(f"{ada.name}さん、こんにちは。\n\n")
+    assert f"Iridescia に {ada.email} を登録しました" in mail.text_body
+    link = re.search(r"\n    (https?://\S+/verify\?code=\S+)\n", mail.text_body).group(1)
+    assert "時間有効です" in mail.text_body and _words_left(mail.text_body, ada.name) == []
+    assert '<html lang="ja">' in mail.html_body and f'<a href="{link}">' in mail.html_body
+    assert f"<p>{ada.name}さん、こんにちは。</p>" in mail.html_body
+    assert "Hello" not in mail.html_body and "registered" not in mail.html_body
+    # Bob chose nothing: his confirmation (sent when he registered) is English.
+    [his] = [m for m in _mails(app, "verify_email") if m.to_email == bob.email]
+    assert his.subject == "Confirm your address for Iridescia"
+    assert his.text_body.startswith(f"Hello {bob.name},\n") and '<html lang="en">' in his.html_body
+
+
+def test_a_japanese_player_gets_the_new_token_link_in_japanese(client, app, ada):
+    _japanese(client, ada)
+    assert client.post("/api/v1/users/recover", json={"email": ada.email}).status_code == 202
+    [mail] = _mails(app, "recover_token")
+    assert mail.subject == "Iridescia の新しいトークン"
+    assert f"{ada.email} の新しい API トークンが求められました。" in mail.text_body
+    assert "またはコマンドラインクライアントで：\n\n    iridescia recover --code " in mail.text_body
+    assert _words_left(mail.text_body, ada.name) == []
+    assert "<code>iridescia recover --code " in mail.html_body
+    assert "token is unchanged" not in mail.html_body and "トークンは変わりません" in mail.html_body
+
+
+def test_an_invitation_is_in_the_language_of_the_invited_account(client, app, ada, bob):
+    confirm(client, ada.id)  # invitations are mailed for confirmed inviters only
+    confirm(client, bob.id)  # and to confirmed addresses (or one to an unconfirmed one)
+    _japanese(client, bob)
+    game = client.post("/api/v1/games", json={"seats": 3}, headers=ada.headers).json
+    for email in (bob.email, "carol@example.org"):
+        answer = client.post(f"/api/v1/games/{game['id']}/invitations", json={"email": email},
+                             headers=ada.headers)
+        assert answer.status_code == 201 and answer.json["mailed"], answer.json
+    to_bob, to_carol = _mails(app, "invitation")
+    assert to_bob.subject == f"{ada.name}さんから「イリデシアの宝石」への招待"
+    assert f"ゲーム{game['id']}にあなたを招待しています。" in to_bob.text_body
+    assert "\n    join\n" in to_bob.text_body and '<html lang="ja">' in to_bob.html_body
+    assert "<p><code>join</code></p>" in to_bob.html_body
+    assert to_carol.subject == f"{ada.name} invites you to a game of Gems of Iridescia"
+    assert "invites you to play" in to_carol.text_body and '<html lang="en">' in to_carol.html_body
