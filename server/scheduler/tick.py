@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, exists, func, select
 
 from server.mail import MailSettings, transport_for
 from server.mail.outbox import FlushReport, flush_outbox
@@ -53,6 +53,11 @@ log = logging.getLogger(__name__)
 # writers). (It was 5 s, then 0.2 s: of 1,000 due turns' 2-3 s at a loaded machine's pace, a
 # pause per second of work.)
 BACKLOG_PAUSE_SECONDS = 0.01
+# How often a tick is written to `scheduler_ticks` at most (the health endpoint calls a
+# scheduler stale after SCHEDULER_STALE_SECONDS, 300 by default). Every commit that makes a turn
+# due wakes the tick: writing each one cost a write transaction a wake-up (on SQLite the
+# database's write lock, taken from the players' commands).
+RECORD_EVERY = timedelta(seconds=5)
 # How often the mail job clears delivered mail's bodies (server/mail/pruning.py).
 PRUNE_EVERY = timedelta(hours=1)
 # Messages one delivery sends at most; it stops when nothing is due long before this.
@@ -115,6 +120,7 @@ class Ticker:
         self._due_work_until = 0.0
         self._due_work_changed = threading.Condition()
         self._pruned_at: datetime | None = None  # when delivered bodies were last cleared
+        self._recorded_at: datetime | None = None  # when a tick was last written
         # Set when the scheduler is asked to stop (SIGTERM): the mail and webhook jobs finish
         # the part in hand and take no more (issue 32, N5: 57 mails went out after the signal).
         self.stopping = threading.Event()
@@ -171,11 +177,18 @@ class Ticker:
         if self._ticks % 2:
             steps = dict(reversed(steps.items()))
         self._ticks += 1
+        # Most ticks are woken by a commit and find nothing of a step due (or another scheduler
+        # took it): each step claims in a writing transaction (on SQLite the database's write
+        # lock, which the players' commands wait for), so a reading look says which to run.
+        due = self._guarded("look at what is due", _what_is_due, self.db, now, None)
+        if due is not None:
+            steps = {what: step for what, step in steps.items() if due[what]}
         with self.app.app_context():
             # Thinking has a budget of its own (the first bot turn is always thought out), and
             # the game work's budget starts after it: a long thought never starves the turns.
-            plans.update(self._guarded("plan bot turns", plan_bot_turns, self.db, now,
-                                       Budget(self.budget_seconds, self.timer), {}))
+            if due is None or due["play automatic turns"]:
+                plans.update(self._guarded("plan bot turns", plan_bot_turns, self.db, now,
+                                           Budget(self.budget_seconds, self.timer), {}))
             budget.restart()
             # One batch of each step in turn (and the other first in the next tick): neither
             # can spend the budget while the other waits. The budget is asked before each
@@ -292,12 +305,34 @@ class Ticker:
             return fallback
 
     def _record(self, now) -> None:
+        if self._recorded_at is not None and abs(now - self._recorded_at) < RECORD_EVERY:
+            return
         with session_scope(self.db) as session:
             row = session.get(SchedulerTick, self.name)
             if row is None:
                 row = SchedulerTick(name=self.name, last_tick_at=now)
             row.last_tick_at = now
             session.add(row)
+        self._recorded_at = now
+
+
+def _due_now(column):
+    return exists().where(column.is_not(None), column <= bindparam("now"))
+
+
+# Whether anything of each step is due: a superset of what each step's claim finds.
+_DUE_NOW = select(
+    _due_now(Game.next_reminder_at).where(Game.status == "active"),
+    _due_now(Game.automatic_due_at).where(Game.status == "active"),
+    _due_now(User.next_digest_at),
+)
+
+
+def _what_is_due(db, now: datetime) -> dict[str, bool]:
+    with session_scope(read_only(db)) as session:
+        reminders, turns, digests = session.execute(_DUE_NOW, {"now": now}).one()
+    return {"send reminders": bool(reminders), "play automatic turns": bool(turns),
+            "send daily digests": bool(digests)}
 
 
 def _aware(moment: datetime) -> datetime:
