@@ -17,6 +17,8 @@ import http
 
 from flask import Flask, render_template, request, send_from_directory
 from flask.sessions import SecureCookieSessionInterface
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -33,6 +35,22 @@ from server.web.time_away import blp as time_away
 from server.web.verify_page import blp as verify_page
 
 DOCS_ASSETS = "/docs/assets/"
+# An error page's heading, in the page's language (others: the HTTP phrase).
+TITLES = {400: lazy_gettext("Bad Request"), 401: lazy_gettext("Unauthorized"),
+          403: lazy_gettext("Forbidden"), 404: lazy_gettext("Not Found"),
+          405: lazy_gettext("Method Not Allowed"), 409: lazy_gettext("Conflict"),
+          413: lazy_gettext("Content Too Large"), 422: lazy_gettext("Unprocessable Content"),
+          429: lazy_gettext("Too Many Requests"), 500: lazy_gettext("Internal Server Error")}
+# Flask-WTF's reasons for refusing a form, in the page's language.
+CSRF_REASONS = {
+    "The CSRF token is missing.": lazy_gettext("The form's token is missing."),
+    "The CSRF session token is missing.": lazy_gettext("This browser's session has no token."),
+    "The CSRF token has expired.": lazy_gettext("The form's token has expired."),
+    "The CSRF token is invalid.": lazy_gettext("The form's token is invalid."),
+    "The CSRF tokens do not match.": lazy_gettext("The form's token is not this session's."),
+    "The referrer header is missing.": lazy_gettext("The Referer header is missing."),
+    "The referrer does not match the host.": lazy_gettext("The Referer is another site."),
+}
 
 
 def is_api_path(path: str) -> bool:
@@ -68,11 +86,13 @@ def _error(error: HTTPException):
     data = getattr(error, "data", None) or {}
     message = data.get("message")
     if isinstance(error, CSRFError):
-        message = ("this form was not sent by this site's page, or the page is out of date "
-                   f"({error.description}): reload the page and try again")
+        message = _("this form was not sent by this site's page, or the page is out of date "
+                    "(%(reason)s): reload the page and try again",
+                    reason=CSRF_REASONS.get(error.description, error.description))
     if not message:
         message = errors.error_response(error).json["message"]
-    title = http.HTTPStatus(code).phrase if code in http.HTTPStatus._value2member_map_ else "Error"
+    title = TITLES.get(code) or (http.HTTPStatus(code).phrase
+                                 if code in http.HTTPStatus._value2member_map_ else _("Error"))
     response = render_template("message.html", title=title, message=message, status=code)
     headers = {name: value for name, value in error.get_headers()
                if name.lower() != "content-type"}

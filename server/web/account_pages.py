@@ -7,6 +7,7 @@ mail, thus confirm nothing and use up no recovery link."""
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from server.clock import now
@@ -25,9 +26,20 @@ def _page(status: int = 200, **values):
     return response, status, {"Cache-Control": "no-store"}
 
 
-def _problem(title: str, error: HTTPException):
+def _problem(error: HTTPException):
     message = (getattr(error, "data", None) or {}).get("message") or error.description
-    return _page(error.code or 400, title=title, problem=message)
+    return _page(error.code or 400, title=_("This link does not work"), problem=message)
+
+
+def told(user, choice: str, game_id: str | None = None) -> str:  # noqa: ANN001
+    """The mail a player now gets, in the page's words (mail_choices.choose's sentence)."""
+    words = _(DESCRIBED[choice])
+    if choice == "digest":
+        words = _("%(choice)s at %(hour)s:00 (%(zone)s)", choice=words, hour=user.digest_hour,
+                  zone=user.time_zone)
+    if game_id:
+        return _("Mail for game %(game)s: %(choice)s.", game=game_id, choice=words)
+    return _("Mail for all your games: %(choice)s.", choice=words)
 
 
 def _code() -> str:
@@ -39,12 +51,13 @@ def show_confirmation():
     try:
         user = verification.user_to_confirm(db_session(), _code())
     except HTTPException as error:
-        return _problem("This link does not work", error)
+        return _problem(error)
     if user.verified_at is not None and user.email_bouncing_at is None:
-        return _page(title="Address confirmed", lines=[f"{user.email} is confirmed already."])
-    return _page(title="Confirm your address", lines=[
-        f"Confirm that {user.email} is yours and may be sent Iridescia's mail."],
-        button="Confirm", action="/verify", code=_code())
+        return _page(title=_("Address confirmed"),
+                     lines=[_("%(email)s is confirmed already.", email=user.email)])
+    return _page(title=_("Confirm your address"), lines=[
+        _("Confirm that %(email)s is yours and may be sent Iridescia's mail.",
+          email=user.email)], button=_("Confirm"), action="/verify", code=_code())
 
 
 @pages.post("/verify")
@@ -53,10 +66,11 @@ def confirm():
     try:
         user = verification.confirm(session, _code(), utcnow())
     except HTTPException as error:
-        return _problem("This link does not work", error)
+        return _problem(error)
     session.commit()
-    return _page(title="Address confirmed", lines=[
-        f"Thank you: {user.email} is confirmed. Iridescia mails it your turns from now on."])
+    return _page(title=_("Address confirmed"), lines=[
+        _("Thank you: %(email)s is confirmed. Iridescia mails it your turns from now on.",
+          email=user.email)])
 
 
 @pages.get("/recover")
@@ -64,10 +78,10 @@ def show_recovery():
     try:
         user = verification.user_to_recover(db_session(), _code())
     except HTTPException as error:
-        return _problem("This link does not work", error)
-    return _page(title="A new token", lines=[
-        f"Get a new API token for {user.email}. Your old token stops working."],
-        button="Get a new token", action="/recover", code=_code())
+        return _problem(error)
+    return _page(title=_("A new token"), lines=[
+        _("Get a new API token for %(email)s. Your old token stops working.",
+          email=user.email)], button=_("Get a new token"), action="/recover", code=_code())
 
 
 @pages.post("/recover")
@@ -76,9 +90,10 @@ def recover():
     try:
         user, token = verification.recover(session, _code(), utcnow())
     except HTTPException as error:
-        return _problem("This link does not work", error)
+        return _problem(error)
     session.commit()
-    return _page(title="A new token", token=token, lines=[f"The new token of {user.email}."])
+    return _page(title=_("A new token"), token=token,
+                 lines=[_("The new token of %(email)s.", email=user.email)])
 
 
 @pages.get("/mail-choice")
@@ -88,11 +103,13 @@ def show_mail_choice():
     try:
         user, choice, game_id = read_link(db_session(), _code())
     except HTTPException as error:
-        return _problem("This link does not work", error)
-    where = f"game {game_id}" if game_id else "all your games"
-    return _page(title="Your mail", lines=[
-        f"Mail for {where} to {user.email}: {DESCRIBED[choice]}."],
-        button="Change it", action="/mail-choice", code=_code())
+        return _problem(error)
+    line = (_("Mail for game %(game)s to %(email)s: %(choice)s.", game=game_id,
+              email=user.email, choice=_(DESCRIBED[choice])) if game_id else
+            _("Mail for all your games to %(email)s: %(choice)s.", email=user.email,
+              choice=_(DESCRIBED[choice])))
+    return _page(title=_("Your mail"), lines=[line], button=_("Change it"),
+                 action="/mail-choice", code=_code())
 
 
 @pages.post("/mail-choice")
@@ -101,9 +118,10 @@ def mail_choice():
     session = db_session()
     try:
         user, choice, game_id = read_link(session, _code())
-        told = choose(session, user, choice, now(), game_id=game_id)
+        choose(session, user, choice, now(), game_id=game_id)
     except HTTPException as error:
-        return _problem("This link does not work", error)
+        return _problem(error)
     session.commit()
-    return _page(title="Your mail", lines=[told, "Change it again from any mail, or with "
-                                                 "`iridescia prefs --notify`."])
+    return _page(title=_("Your mail"), lines=[
+        told(user, choice, game_id),
+        _("Change it again from any mail, or with `iridescia prefs --notify`.")])

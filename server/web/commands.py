@@ -14,9 +14,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from engine import command_to_dict
 from engine.data import display_name
 from engine.text import notation
+from engine.text.wording import Words
 
 
 @dataclass(frozen=True)
@@ -27,91 +31,99 @@ class Control:
     kind: str  # the command's type
 
 
-def name_or_id(component: str) -> str:
+def name_or_id(component: str, words: Words | None = None) -> str:
+    """A component's printed name (in the page's language when `words` is given)."""
     try:
-        return display_name(component)
+        display_name(component)
     except KeyError:
         return component.replace("_", " ")
+    return words.name(component) if words is not None else display_name(component)
 
 
-def _gem(gem: str, count: int = 1) -> str:
-    if count == 1:
-        return f"{'an' if gem[0] in 'aeiou' else 'a'} {gem}"
-    return f"{count} {gem}s"
-
-
-def _die(die: str) -> str:
-    kind, _, rest = die.partition(":")
+def _die(die: str, words: Words) -> str:
+    kind, _sep, rest = die.partition(":")
     if kind == "market":
-        return f"the {rest} market die"
-    return f"die {int(rest) + 1}" if rest.isdigit() else die
+        return _("the %(gem)s market die", gem=words.gem(rest))
+    return _("die %(number)s", number=int(rest) + 1) if rest.isdigit() else die
 
 
-def label(command: dict, names: dict[int, str]) -> str:
-    """The words of one command (its dict form) for a button."""
+def label(command: dict, names: dict[int, str], words: Words | None = None) -> str:
+    """The words of one command (its dict form) for a button, in the page's language."""
+    w = words or Words()
     kind = command["type"]
     if kind == "reveal":
-        return "Reveal " + " and ".join(command["hexes"])
+        return _("Reveal %(hexes)s", hexes=w.and_list(list(command["hexes"])))
     if kind == "move":
-        return f"Move to {command['hex']}"
+        return _("Move to %(hex)s", hex=command["hex"])
     if kind == "relocate":
-        words = f"Relocate to {command['hex']}"
         if command.get("discard_tile"):
-            words += f", discarding {name_or_id(command['discard_tile'])}"
-        return words
+            return _("Relocate to %(hex)s, discarding %(tile)s", hex=command["hex"],
+                     tile=name_or_id(command["discard_tile"], w))
+        return _("Relocate to %(hex)s", hex=command["hex"])
     if kind == "remove_tile":
-        return f"Remove the tile on {command['hex']}"
+        return _("Remove the tile on %(hex)s", hex=command["hex"])
     if kind == "choose_gem":
-        return f"Take {command['gem']}"
+        return _("Take %(gem)s", gem=w.gem(command["gem"]))
     if kind == "give_gem":
         to = command.get("to")
         if to is None:
-            return f"Give {_gem(command['gem'])} back to the supply"
-        return f"Give {_gem(command['gem'])} to {names.get(to, 'another player')}"
+            return _("Give %(gems)s back to the supply", gems=w.gems(command["gem"], 1))
+        return _("Give %(gems)s to %(player)s", gems=w.gems(command["gem"], 1),
+                 player=names.get(to) or _("another player"))
     if kind == "discard_objective":
-        return f"Discard {name_or_id(command['objective'])}"
+        return _("Discard %(objective)s", objective=name_or_id(command["objective"], w))
     if kind == "mine":
         stones = command.get("stone_dice") or 0
-        return "Mine" + (f" with {stones} stone {'die' if stones == 1 else 'dice'}" if stones else "")
+        if not stones:
+            return _("Mine")
+        return ngettext("Mine with %(num)d stone die", "Mine with %(num)d stone dice", stones)
     if kind == "keep_roll":
-        return f"Keep the roll and take {command['gem']}" if command.get("gem") else "Keep the roll"
+        if command.get("gem"):
+            return _("Keep the roll and take %(gem)s", gem=w.gem(command["gem"]))
+        return _("Keep the roll")
     if kind == "reroll":
-        return "Reroll " + " and ".join(f"die {d + 1}" for d in command["dice"])
+        return _("Reroll %(dice)s", dice=w.and_list(
+            [_("die %(number)s", number=d + 1) for d in command["dice"]]))
     if kind == "modify_die":
-        return f"{name_or_id(command['item'])}: {_die(command['die'])} {command['delta']:+d}"
+        return _("%(item)s: %(die)s %(delta)s", item=name_or_id(command["item"], w),
+                 die=_die(command["die"], w), delta=f"{command['delta']:+d}")
     if kind == "roll_market":
-        return "Roll the market for " + ", ".join(command["gems"])
+        return _("Roll the market for %(gems)s",
+                 gems=w.and_list([w.gem(g) for g in command["gems"]]))
     if kind == "buy":
-        return f"Buy {name_or_id(command['item'])}"
+        return _("Buy %(item)s", item=name_or_id(command["item"], w))
     if kind == "sell":
-        return f"Sell {_gem(command['gem'], command['count'])}"
+        return _("Sell %(gems)s", gems=w.gems(command["gem"], command["count"]))
     if kind == "restore":
-        return f"Restore {name_or_id(command['relic'])}"
+        return _("Restore %(relic)s", relic=name_or_id(command["relic"], w))
     if kind == "play_item":
-        return _play_label(command, names)
+        return _play_label(command, names, w)
     if kind == "end_turn":
-        return "End the turn"
+        return _("End the turn")
     if kind == "undo":
-        return "Undo"
+        return _("Undo")
     return kind.replace("_", " ").capitalize()
 
 
-def _play_label(command: dict, names: dict[int, str]) -> str:
-    words = f"Play {name_or_id(command['item'])}"
+def _play_label(command: dict, names: dict[int, str], w: Words) -> str:
+    item = name_or_id(command["item"], w)
     details = []
     if command.get("give"):
-        details.append("give " + " and ".join(command["give"]))
+        details.append(_("give %(gems)s", gems=w.and_list([w.gem(g) for g in command["give"]])))
     if command.get("take"):
-        details.append(f"take {command['take']}")
+        details.append(_("take %(gem)s", gem=w.gem(command["take"])))
     if command.get("gem"):
-        details.append(command["gem"])
+        details.append(w.gem(command["gem"]))
     if command.get("relic"):
-        details.append(name_or_id(command["relic"]))
+        details.append(name_or_id(command["relic"], w))
     if command.get("hex"):
-        details.append(f"on {command['hex']}")
+        details.append(_("on %(hex)s", hex=command["hex"]))
     if command.get("target") is not None:
-        details.append(f"with {names.get(command['target'], 'another player')}")
-    return words + (": " + ", ".join(details) if details else "")
+        details.append(_("with %(player)s",
+                         player=names.get(command["target"]) or _("another player")))
+    if not details:
+        return _("Play %(item)s", item=item)
+    return _("Play %(item)s: %(details)s", item=item, details=_(", ").join(details))
 
 
 def place(command: dict) -> str:
@@ -139,7 +151,8 @@ def place(command: dict) -> str:
     return "bar"
 
 
-def placed(commands: list, names: dict[int, str]) -> dict[str, list[Control]]:
+def placed(commands: list, names: dict[int, str],
+           words: Words | None = None) -> dict[str, list[Control]]:
     """The legal engine commands as controls, by place, in the order `legal` gives them; the
     commands nobody types are left out, and one control stands for two orders of one reveal."""
     out: dict[str, list[Control]] = {}
@@ -152,7 +165,7 @@ def placed(commands: list, names: dict[int, str]) -> dict[str, list[Control]]:
             continue
         seen.add(line)
         as_dict = command_to_dict(notation.canonical(command))
-        control = Control(line, label(as_dict, names),
+        control = Control(line, label(as_dict, names, words),
                           json.dumps(as_dict, sort_keys=True, separators=(",", ":")),
                           as_dict["type"])
         out.setdefault(place(as_dict), []).append(control)

@@ -5,6 +5,7 @@ game) and the Rematch button of a finished game's page. The rules and refusals a
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 
 from server.clock import now
 from server.games import lobby, rematch
@@ -35,7 +36,8 @@ def ask_rematch(game_id: str):
 def _choice(name: str, allowed) -> str | None:
     raw = request.args.get(name) or None
     if raw is not None and raw not in allowed:
-        fail(400, f"?{name}= takes one of {', '.join(map(str, allowed))}, not {raw!r}")
+        fail(400, _("?%(name)s= takes one of %(allowed)s, not %(value)r", name=name,
+                    allowed=", ".join(map(str, allowed)), value=raw))
     return raw
 
 
@@ -47,7 +49,7 @@ def open_page():
     pace = _choice("pace", tuple(PACES))
     page = request.args.get("page", "1")
     if not page.isdigit() or not 1 <= int(page) <= 10_000:
-        fail(400, f"?page= takes a page number from 1, not {page!r}")
+        fail(400, _("?page= takes a page number from 1, not %(value)r", value=page))
     page_number = int(page)
     rows, total = open_games.open_games(session, (page_number - 1) * OPEN_PAGE_SIZE,
                                         OPEN_PAGE_SIZE, seats=int(seats) if seats else None,
@@ -70,7 +72,7 @@ def seek_from_page():
     seats = request.form.get("seats", "")
     pace = request.form.get("pace") or DEFAULT_PACE
     if seats not in ("2", "3", "4") or pace not in PACES:
-        fail(400, "choose 2, 3 or 4 players and a pace of 1d, 3d, 7d or none")
+        fail(400, _("choose 2, 3 or 4 players and a pace of 1d, 3d, 7d or none"))
     session = db_session()
     made = seeks.seek(session, user, int(seats), pace, request.form.get("word"), now())
     session.commit()

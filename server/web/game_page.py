@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import current_app, render_template
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlmodel import select
 
@@ -22,11 +23,12 @@ from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
 from server.web.board import board_controls, web_board_svg
 from server.web.commands import placed
+from server.web.language import page_words
 from server.web.memo import Memo
 from server.web.panels import panels
 from server.web.talk import talk_context
 
-BOARDS = Memo(256)  # (game, version, names) -> the board's SVG
+BOARDS = Memo(256)  # (game, version, names, language) -> the board's SVG
 STORIES = Memo(512)  # (game, viewer's seat, version) -> the recent turns
 MARKS = Memo(256)  # (game, version, names) -> the turns of the replay's list
 PANELS = Memo(512)  # (game, version, seat, names, language, what is live) -> the panels' HTML
@@ -39,7 +41,8 @@ RECENT_TURNS = 4
 def seat_names(session, game: Game, user: User | None) -> tuple[dict, dict[int, str]]:
     """The game as the API shows it to `user`, and each seat's name."""
     info = lobby.game_json(session, game, user)
-    names = {p["seat"]: ("the Rhom" if p["kind"] == "rhom" else p["name"])
+    rhom = page_words()._("the Rhom")
+    names = {p["seat"]: (rhom if p["kind"] == "rhom" else p["name"])
              for p in info["players"] if p["seat"] is not None}
     return info, names
 
@@ -71,8 +74,9 @@ def turn_marks(session, game: Game, names: dict[int, str]) -> list[dict]:
     for index, (seq, payload) in enumerate(rows):
         end = rows[index + 1][0] - 1 if index + 1 < len(rows) else game.version
         seat = payload.get("seat")
-        who = names.get(seat, "the Rhom") if payload.get("kind") != "removal" else (
-            names.get(seat, "a player") + " (removal)")
+        who = names.get(seat) or page_words()._("the Rhom")
+        if payload.get("kind") == "removal":
+            who = _("%(player)s (removal)", player=names.get(seat) or _("a player"))
         marks.append({"index": index + 1, "number": payload.get("number"), "who": who,
                       "start": seq, "end": end})
     return marks
@@ -105,7 +109,9 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
     if game.version == 0:
         return context
     now = game.version
-    named = tuple(sorted(names.items()))
+    # The page's language is part of every key: the same names read in two languages.
+    lang = str(get_locale())
+    named = (tuple(sorted(names.items())), lang)
     marks = MARKS.get((game.id, now, named), lambda: turn_marks(session, game, names))
     if turn is not None and marks:
         at = marks[min(turn, len(marks)) - 1]["end"]
@@ -116,16 +122,18 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
                       relic_sort=getattr(user, "relic_sort", None))
     number = view["turn"]["number"] if view["turn"] else None
     replay_index = _shown_turn(marks, shown)
-    title = f"Gems of Iridescia, game {game.id}" + (f", turn {number}" if number else "")
+    title = (_("Gems of Iridescia, game %(game)s, turn %(turn)s", game=game.id, turn=number)
+             if number else _("Gems of Iridescia, game %(game)s", game=game.id))
+    words = page_words()
     controls: dict[str, list] = {}
     if not view["over"] and shown == now and seat is not None and game.status == "active":
         # As GET /legal offers them: never a removal the server is about to play.
         commands, _decides_at = offered(game, state, seat, utcnow())
-        controls = placed(commands, names)
+        controls = placed(commands, names, words)
     context.update(
         # The hexes and explorers are the same for every viewer (nothing hidden is drawn).
         svg=BOARDS.get((game.id, shown, named),
-                       lambda: web_board_svg(view, names, title)),
+                       lambda: web_board_svg(view, names, title, words)),
         hexes=board_controls(controls),
         controls=controls,
         view=view,
@@ -140,12 +148,12 @@ def page_context(session, game: Game, user: User | None, seat: int | None,
             render_template("game_replay.html", game=game, turns=marks,
                             replay_index=replay_index, replaying=shown != now))),
         recent=STORIES.get(
-            (game.id, seat, shown, named, str(get_locale())),
+            (game.id, seat, shown, named),
             lambda: stories(session, game, seat, names, max(0, shown - RECENT_EVENTS), shown,
                             RECENT_TURNS)),
         over=view["over"],
         outcome=view["outcome"],
-        panels=panels(view, names, seat, controls),
+        panels=panels(view, names, seat, controls, words),
     )
     context["panels_html"] = None if controls else _panels_html(context)
     return context

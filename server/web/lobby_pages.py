@@ -6,6 +6,7 @@ server/games/invitation_limits.py); the pages add the sign-in and the forms' CSR
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 from sqlalchemy.exc import IntegrityError
 
@@ -39,8 +40,9 @@ def _body(form) -> dict:
             continue
         elif name in NUMBERS:
             if not raw.strip().isdigit():
-                fail(400, f"{name.split('.')[-1].replace('_', ' ')} is a whole number, not "
-                          f"{raw!r}: correct it and create the game again")
+                fail(400, _("%(field)s is a whole number, not %(value)r: correct it and create "
+                            "the game again", field=name.split(".")[-1].replace("_", " "),
+                            value=raw))
             value = int(raw)
         else:
             value = raw
@@ -58,7 +60,8 @@ def _load(body: dict) -> dict:
     except ValidationError as error:
         fields = "; ".join(f"{field}: {' '.join(map(str, _flat(words)))}"
                            for field, words in error.messages.items())
-        fail(422, f"this game cannot be created ({fields}): change it and try again")
+        fail(422, _("this game cannot be created (%(fields)s): change it and try again",
+                    fields=fields))
 
 
 def _flat(words) -> list:
@@ -118,18 +121,19 @@ def invite(game_id: str):
     lobby.require_open(game)
     email = (request.form.get("email") or "").strip().lower()
     if "@" not in email or len(email) > 254 or any(c.isspace() for c in email):
-        fail(400, "give the email address of the player to invite, like bob@example.org")
+        fail(400, _("give the email address of the player to invite, like bob@example.org"))
     now = utcnow()
     decision = invitation_limits.check(session, user, email, now)
     mailed = lobby.invite(session, game, user, email, current_app.config["BASE_URL"], now,
                           mail=decision.mail)
     session.commit()
-    note = (decision.note or f"{email} is mailed the join code") if mailed or not decision.mail \
-        else f"{email} was mailed this game's join code already"
-    return render_template("message.html", user=user, title="Invitation",
-                           message=f"{note}. Or share the join link: "
-                                   f"{current_app.config['BASE_URL'].rstrip('/')}/join/"
-                                   f"{game.join_code}",
+    note = (decision.note or _("%(email)s is mailed the join code", email=email)) \
+        if mailed or not decision.mail \
+        else _("%(email)s was mailed this game's join code already", email=email)
+    link = f"{current_app.config['BASE_URL'].rstrip('/')}/join/{game.join_code}"
+    return render_template("message.html", user=user, title=_("Invitation"),
+                           message=_("%(note)s. Or share the join link: %(link)s", note=note,
+                                     link=link),
                            back=url_for("pages.game_page", game_id=game.id))
 
 

@@ -6,43 +6,50 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
+
 from engine.data import GEMS, ITEMS, RELICS, ROYALTY_POINTS, TILES
-from engine.text.wording import item_text, objective_text
-from server.picture.svg.symbols import GEM_LETTERS, name_of, player_colour
+from engine.text.wording import Words, item_text, objective_text
+from server.picture.svg.symbols import GEM_LETTERS, player_colour
 
 
-def _hold(hold: dict[str, int]) -> list[dict]:
-    return [{"gem": gem, "letter": GEM_LETTERS[gem], "count": hold.get(gem, 0)} for gem in GEMS
-            if hold.get(gem, 0)]
+def _hold(hold: dict[str, int], w: Words) -> list[dict]:
+    return [{"gem": gem, "name": w.gem(gem), "letter": GEM_LETTERS[gem],
+             "count": hold.get(gem, 0)} for gem in GEMS if hold.get(gem, 0)]
 
 
-def _tiles(tile_ids: list[str]) -> str:
+def _tiles(tile_ids: list[str], w: Words) -> str:
+    """The tiles a player collected, counted by the gem shown on them."""
     counts: dict[str, int] = {}
     for tile_id in tile_ids:
         tile = TILES[tile_id]
-        key = tile.gem or ("Iridia Stone" if tile.iridia else "rainbow")
+        key = tile.gem or ("iridia" if tile.iridia else "rainbow")
         counts[key] = counts.get(key, 0) + 1
-    return ", ".join(f"{n} {gem}" for gem, n in counts.items()) or "none"
+    named = {"iridia": _("the Iridia Stone"), "rainbow": _("rainbow")}
+    return _(", ").join(_("%(count)s %(gem)s", count=n, gem=named.get(gem) or w.gem(gem))
+                        for gem, n in counts.items()) or _("none")
 
 
 def _player(player: dict, names: dict[int, str], viewer: int | None, turn_seat: int | None,
-            rules: str | None) -> dict[str, Any]:
+            rules: str | None, w: Words) -> dict[str, Any]:
     seat = player["seat"]
-    relics = [name_of(r) for r in player["relics"]]
-    relics += [f"{name_of(r)} (reserved)" for r in player["reserved_relics"]]
+    relics = [w.name(r) for r in player["relics"]]
+    relics += [_("%(relic)s (reserved)", relic=w.name(r)) for r in player["reserved_relics"]]
     mine = seat == viewer
+    catalog = w.translations
     return {
-        "seat": seat, "name": names.get(seat, "a player"), "colour": player_colour(seat),
+        "seat": seat, "name": names.get(seat) or _("a player"), "colour": player_colour(seat),
         "me": mine, "to_play": seat == turn_seat, "rhom": player["kind"] == "rhom",
-        "where": player["position"] or "the airship", "finished": player["finished"],
-        "coins": player["coins"], "points": player["points"], "hold": _hold(player["hold"]),
-        "stone_dice": player["stone_dice"], "tiles": _tiles(player["tiles"]),
+        "where": player["position"] or _("the airship"), "finished": player["finished"],
+        "coins": player["coins"], "points": player["points"], "hold": _hold(player["hold"], w),
+        "stone_dice": player["stone_dice"], "tiles": _tiles(player["tiles"], w),
         "relics": relics,
-        "token": name_of(player["royalty_token"]) if player["royalty_token"] else None,
+        "token": w.name(player["royalty_token"]) if player["royalty_token"] else None,
         "iridia_stone": player["iridia_stone"],
-        "items": [{"id": i, "name": name_of(i), "text": item_text(i, rules) if mine else ""}
+        "items": [{"id": i, "name": w.name(i),
+                   "text": item_text(i, rules, catalog) if mine else ""}
                   for i in player["items"]],
-        "objectives": [{"id": o, "text": objective_text(o, rules)}
+        "objectives": [{"id": o, "text": objective_text(o, rules, catalog)}
                        for o in player.get("objectives") or []],
         "secret_objectives": None if "objectives" in player or player["kind"] == "rhom"
         else player["objectives_held"],
@@ -64,29 +71,34 @@ def _roll(view: dict) -> dict | None:
 
 
 def panels(view: dict, names: dict[int, str], viewer: int | None,
-           controls: dict[str, list]) -> dict[str, Any]:
+           controls: dict[str, list], w: Words | None = None) -> dict[str, Any]:
+    """The panels' words in the page's language (`w`: the engine's wording in it)."""
+    w = w or Words()
+    catalog = w.translations
     market = view["market"]
     turn = view["turn"]
     rules = view.get("rules_version")
     players = sorted(view["players"], key=lambda p: (p["seat"] != viewer, p["seat"]))
     return {
-        "players": [_player(p, names, viewer, turn["seat"] if turn else None, rules)
+        "players": [_player(p, names, viewer, turn["seat"] if turn else None, rules, w)
                     for p in players],
-        "gems": [{"gem": g, "letter": GEM_LETTERS[g], "value": market["gem_values"][g],
+        "gems": [{"gem": g, "name": w.gem(g), "letter": GEM_LETTERS[g],
+                  "value": market["gem_values"][g],
                   "supply": market["supply"][g]} for g in GEMS],
         "stone_pool": market["stone_dice"],
-        "items": [{"id": i, "name": ITEMS[i].name, "cost": ITEMS[i].cost,
-                   "text": item_text(i, rules), "controls": controls.get(f"buy:{i}", [])}
+        "items": [{"id": i, "name": w.name(i), "cost": ITEMS[i].cost,
+                   "text": item_text(i, rules, catalog),
+                   "controls": controls.get(f"buy:{i}", [])}
                   for i in market["items"]],
         "item_deck": market["item_deck"],
-        "relics": [{"id": r, "name": RELICS[r].name, "points": RELICS[r].points,
-                    "category": RELICS[r].category,
-                    "needs": ", ".join(f"{n} {g}" for g, n in RELICS[r].requirement().items()
-                                       if n),
+        "relics": [{"id": r, "name": w.name(r), "points": RELICS[r].points,
+                    "category": w.category(RELICS[r].category),
+                    "needs": w._(", ").join(w.gems(g, n)
+                                            for g, n in RELICS[r].requirement().items() if n),
                     "controls": controls.get(f"relic:{r}", [])}
                    for r in market["relics"]],
         "relic_deck": market["relic_deck"],
-        "tokens": [f"{name_of(t)} ({ROYALTY_POINTS[t]} points)"
-                   for t in market["royalty_tokens"]],
+        "tokens": [_("%(token)s (%(points)s)", token=w.name(t),
+                     points=w.points(ROYALTY_POINTS[t])) for t in market["royalty_tokens"]],
         "roll": _roll(view),
     }

@@ -4,6 +4,7 @@ player count; private games only to those who played them) and /leaderboard (per
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext as _
 
 from server.http.errors import fail
 from server.ratings import leaderboard, players
@@ -28,7 +29,8 @@ def player_page(user_id: int):
 def leaderboard_page():
     track = request.args.get("track", "2")
     if track not in TRACKS:
-        fail(400, f"?track= takes one of {', '.join(TRACKS)}, not {track!r}")
+        fail(400, _("?track= takes one of %(allowed)s, not %(value)r", allowed=", ".join(TRACKS),
+                    value=track))
     rows = leaderboard.board(db_session(), track)[:BOARD_SHOWN]
     return render_template("leaderboard.html", user=_page_user(), rows=rows, track=track,
                            tracks=TRACK_NAMES, provisional_games=PROVISIONAL_GAMES)

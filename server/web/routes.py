@@ -12,6 +12,7 @@ import re
 from datetime import timedelta
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 from sqlmodel import select
 
@@ -32,6 +33,7 @@ from server.storage.models import Game, Outbox, User, utcnow
 from server.users import account_mail, sign_in
 from server.users.accounts import AlreadyRegistered, register_user
 from server.vacations import away
+from server.web import page_filters
 from server.web.commands import name_or_id
 from server.web.csrf import csrf
 from server.web.game_page import lobby_context, page_context, seat_names, stories
@@ -48,6 +50,9 @@ def protect_forms() -> None:
 
         csrf.protect()
 
+page_filters.install(blp)
+
+
 @blp.app_template_filter("capitalize_first")
 def capitalize_first(words: str) -> str:
     """"the Rhom" at the start of a sentence: "The Rhom" (a player's own name is left as it is
@@ -55,8 +60,6 @@ def capitalize_first(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-SIGN_IN_ANSWER = ("If that address is registered, a sign-in link is on its way to it. It works "
-                  "for {hours} hours.")
 
 
 def _page_user() -> User | None:
@@ -67,8 +70,8 @@ def signed_in_user() -> User:
     """The page's signed-in player; 401 saying how to sign in for anyone else."""
     user = _page_user()
     if user is None:
-        fail(401, "sign in first: open the link in one of your emails, or ask for one on the "
-                  "home page")
+        fail(401, _("sign in first: open the link in one of your emails, or ask for one on the "
+                    "home page"))
     return user
 
 
@@ -90,7 +93,7 @@ def ask_for_link():
     the page tells nobody who plays here."""
     email = (request.form.get("email") or "").strip().lower()
     if not email or "@" not in email or len(email) > 254:
-        fail(400, "give the email address you registered with, like ada@example.org")
+        fail(400, _("give the email address you registered with, like ada@example.org"))
     spend_account_request()  # it mails an address the caller chose: the client's hourly limit
     session = db_session()
     user = session.exec(select(User).where(User.email == email)).first()
@@ -102,14 +105,12 @@ def ask_for_link():
                                   now)  # in the account's language
         session.commit()
     hours = current_app.config["MAGIC_LINK_HOURS"]
-    return render_template("message.html", title="Check your email",
-                           message=SIGN_IN_ANSWER.format(hours=hours))
+    return render_template("message.html", title=_("Check your email"), message=_(
+        "If that address is registered, a sign-in link is on its way to it. It works for "
+        "%(hours)s hours.", hours=hours))
 
 
 SIGN_IN_MAIL_EVERY = timedelta(minutes=1)
-REGISTERED_ANSWER = ("A mail is on its way to {email}. If the address already had an account, "
-                     "its link gives you a new token; otherwise open its link to confirm the "
-                     "address.")
 
 
 def _link_sent_lately(session, user: User, now) -> bool:
@@ -168,13 +169,16 @@ def register():
     except ValidationError as error:
         fields = "; ".join(f"{field}: {' '.join(map(str, words))}"
                            for field, words in error.messages.items())
-        fail(400, f"this is not a name and an email address ({fields}): correct it and retry")
+        fail(400, _("this is not a name and an email address (%(fields)s): correct it and retry",
+                    fields=fields))
     spend_account_request()
     try:
         user, token = register_user(db_session(), data["name"], data["email"], utcnow())
     except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
-        return render_template("message.html", title="Check your email",
-                               message=REGISTERED_ANSWER.format(email=data["email"]))
+        return render_template("message.html", title=_("Check your email"), message=_(
+            "A mail is on its way to %(email)s. If the address already had an account, its link "
+            "gives you a new token; otherwise open its link to confirm the address.",
+            email=data["email"]))
     session = db_session()
     sign_in.sign_in(session, user, utcnow())
     session.commit()
@@ -189,7 +193,7 @@ def join_game():
     user = signed_in_user()
     code = (request.form.get("code") or "").strip()
     if not code:
-        fail(400, "give the join code from your invitation, like 3bsy9yvi43")
+        fail(400, _("give the join code from your invitation, like 3bsy9yvi43"))
     session = db_session()
     game = lobby.join(session, user, code, utcnow(), contribution=request.form.get("word"))
     session.commit()
@@ -206,10 +210,11 @@ def _replay_position(game: Game) -> tuple[int | None, int | None]:
     """(?at=, ?turn=): the replay's event number or its turn's place in the list of turns."""
     at, turn = request.args.get("at") or None, request.args.get("turn") or None
     if at is not None and (not at.isdigit() or not 1 <= int(at) <= max(game.version, 1)):
-        fail(400, f"?at= takes an event number from 1 to {game.version}, not {at!r}")
+        fail(400, _("?at= takes an event number from 1 to %(last)s, not %(value)r",
+                    last=game.version, value=at))
     if turn is not None and (not turn.isdigit() or int(turn) < 1):
-        fail(400, f"?turn= takes a turn's place in the list of turns (1 is the first), not "
-                  f"{turn!r}")
+        fail(400, _("?turn= takes a turn's place in the list of turns (1 is the first), not "
+                    "%(value)r", value=turn))
     return (int(at) if at else None), (int(turn) if turn else None)
 
 
@@ -249,7 +254,7 @@ def board_picture(game_id: str):
     session = db_session()
     user, game, _seat = _viewer(session, game_id)
     if game.version == 0:
-        fail(404, f"game {game.id} has not started: it has no board yet")
+        fail(404, _("game %(game)s has not started: it has no board yet", game=game.id))
     # Named as the mails of this version name them: one picture for both.
     names = mail_seat_names(session, game, game.version)
     picture = pictures.board_picture(game.id, game.version, lambda: board_png(
@@ -262,11 +267,13 @@ def _posted_command(seat: int) -> tuple[dict, int]:
         command = json.loads(request.form.get("command") or "")
         expected = int(request.form.get("expected_version") or "")
     except ValueError:
-        fail(400, "this form lacks its command or version: reload the game page and choose again")
+        fail(400, _("this form lacks its command or version: reload the game page and choose "
+                    "again"))
     if not isinstance(command, dict):
-        fail(400, "this form's command is not a command: reload the game page and choose again")
+        fail(400, _("this form's command is not a command: reload the game page and choose "
+                    "again"))
     if command.setdefault("seat", seat) != seat:
-        fail(403, "this form plays for another player: reload the game page and choose again")
+        fail(403, _("this form plays for another player: reload the game page and choose again"))
     return command, expected
 
 
@@ -304,7 +311,8 @@ def play(game_id: str):
     try:
         parsed = engine.command_from_dict(command)
     except (engine.RuleError, KeyError, TypeError, ValueError) as error:
-        fail(422, f"this is not a valid command ({error}): reload the page and choose again")
+        fail(422, _("this is not a valid command (%(error)s): reload the page and choose again",
+                    error=error))
     try:
         service.apply_command(session, game, parsed, f"user:{user.id}", utcnow())
         session.commit()
@@ -314,7 +322,7 @@ def play(game_id: str):
         return _conflict(session, game, user, seat, expected)
     except engine.RuleError as error:
         session.rollback()
-        fail(422, f"{refusal(error)}: choose again from the game page")
+        fail(422, _("%(refusal)s: choose again from the game page", refusal=refusal(error)))
     back = request.form.get("back")
     anchor = "#" + back if back in BACK_TO else "#board"
     return redirect(url_for("pages.game_page", game_id=game.id) + anchor, 303)
@@ -333,8 +341,8 @@ def post_message(game_id: str):
                       channel=request.form.get("channel") or None)
     except messages.MessageRefused as error:
         session.rollback()
-        fail(error.status, f"{error.message} (your message was not posted: go back to keep "
-                           "its text)")
+        fail(error.status, _("%(refusal)s (your message was not posted: go back to keep its "
+                             "text)", refusal=error.message))
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id) + "#talk", 303)
 
@@ -345,7 +353,7 @@ def seated_viewer(session, game_id: str) -> tuple[User, Game, int]:
     if user is None:
         signed_in_user()  # the 401 that says how to sign in
     if seat is None:
-        fail(403, f"you do not play in game {game.id}")
+        fail(403, _("you do not play in game %(game)s", game=game.id))
     return user, game, seat
 
 
@@ -366,7 +374,8 @@ def set_plan(game_id: str):
                    utcnow(), "page")
     except plans.PlanRefused as error:
         session.rollback()
-        fail(error.status, f"{error.message} (your plan was not kept: go back to keep its text)")
+        fail(error.status, _("%(refusal)s (your plan was not kept: go back to keep its text)",
+                             refusal=error.message))
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id) + "#plan", 303)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, request
 from flask_babel import get_locale
+from flask_babel import gettext as _
 
 from server import i18n
 from server.api.users.schemas import RELIC_SORTS, TILE_SORTS
@@ -35,7 +36,8 @@ def save_settings():
         if value is None:
             continue
         if value not in allowed:
-            fail(422, f"{field} is one of {', '.join(allowed)}, not {value!r}")
+            fail(422, _("%(field)s is one of %(allowed)s, not %(value)r", field=field,
+                        allowed=", ".join(allowed), value=value))
         setattr(user, field, value)
     session.add(user)
     session.commit()

@@ -5,6 +5,8 @@ server/webhooks); pausing and vacations post to time_away.py, the webhook's form
 from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 
 from server import clock
 from server.games import lobby
@@ -15,14 +17,16 @@ from server.storage.models import utcnow
 from server.users import mail_choices
 from server.vacations import away
 from server.web import settings as display_settings
+from server.web.account_pages import told
 from server.web.routes import protect_forms, seated_player, signed_in_user
 from server.webhooks import registry
 
 blp = Blueprint("settings_pages", __name__)
 # The stand-ins a player may choose (engine/bots/levels.py), in words (bot_pages.py saves them).
-STAND_IN_CHOICES = (("easy", "easy: plays safe, never spends a coin or an item of yours"),
-                    ("medium", "medium: a one-step heuristic"),
-                    ("hard", "hard: the strongest, thinks ahead"))
+STAND_IN_CHOICES = (
+    ("easy", lazy_gettext("easy: plays safe, never spends a coin or an item of yours")),
+    ("medium", lazy_gettext("medium: a one-step heuristic")),
+    ("hard", lazy_gettext("hard: the strongest, thinks ahead")))
 blp.before_request(protect_forms)
 
 
@@ -30,10 +34,12 @@ blp.before_request(protect_forms)
 def account_settings():
     user = signed_in_user()
     session = db_session()
-    now = mail_choices.DESCRIBED.get(user.email_preference or "every_turn", "a mail every turn")
+    now = _(mail_choices.DESCRIBED.get(user.email_preference or "every_turn",
+                                       "a mail every turn"))
     return render_template(
         "settings.html", user=user, vacation=away.summary(session, user, clock.now()),
-        mail_now=now, mail_choices=list(mail_choices.DESCRIBED.items()),
+        mail_now=now, mail_choices=[(value, _(words))
+                                    for value, words in mail_choices.DESCRIBED.items()],
         stand_in_now=stand_in(user.stand_in), stand_in_choices=STAND_IN_CHOICES,
         **display_settings.page_context(user))
 
@@ -42,10 +48,11 @@ def account_settings():
 def choose_mail():
     user = signed_in_user()
     session = db_session()
-    told = mail_choices.choose(session, user, request.form.get("choice") or "", clock.now())
+    choice = request.form.get("choice") or ""
+    mail_choices.choose(session, user, choice, clock.now())
     session.commit()
-    return render_template("message.html", user=user, title="Mail", message=told,
-                           back=None)
+    return render_template("message.html", user=user, title=_("Mail"), back=None,
+                           message=told(user, choice))
 
 
 @blp.get("/games/<game_id>/settings")
@@ -68,16 +75,17 @@ def set_webhook(game_id: str):
     user, game = seated_player(session, game_id)
     format = request.form.get("format") or None
     if format not in (None, "json", "discord", "slack"):
-        fail(422, f"format {format!r}: choose JSON, Discord or Slack")
+        fail(422, _("format %(value)r: choose JSON, Discord or Slack", value=format))
     url, format = registry.checked((request.form.get("url") or "").strip(), format)
     hook = registry.set_webhook(session, game, user.id, url, format, utcnow())
     session.commit()
     return render_template(
-        "message.html", title="Webhook set", user=user,
+        "message.html", title=_("Webhook set"), user=user,
         back=url_for("settings_pages.game_settings", game_id=game.id),
-        message=f"The turns and end of game {game.id} go to {hook.url} ({hook.format}). Its "
-                f"secret, shown only now, signs every delivery (docs/webhooks.md tells how to "
-                f"check it): {hook.secret}")
+        message=_("The turns and end of game %(game)s go to %(url)s (%(format)s). Its secret, "
+                  "shown only now, signs every delivery (docs/webhooks.md tells how to check "
+                  "it): %(secret)s", game=game.id, url=hook.url, format=hook.format,
+                  secret=hook.secret))
 
 
 @blp.post("/games/<game_id>/webhook/remove")

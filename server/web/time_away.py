@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from flask import Blueprint, redirect, request, url_for
+from flask_babel import gettext as _
 
 from server.clock import now
 from server.games import lobby
@@ -55,7 +56,8 @@ def start_vacation():
     try:
         until = date.fromisoformat(raw)
     except ValueError:
-        fail(422, f"give the day you are back as YYYY-MM-DD, like 2027-01-04, not {raw!r}")
+        fail(422, _("give the day you are back as YYYY-MM-DD, like 2027-01-04, not %(value)r",
+                    value=raw))
     away.start_vacation(session, user, until, now())
     session.commit()
     return redirect(url_for("settings_pages.account_settings"), 303)

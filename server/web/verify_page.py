@@ -6,6 +6,7 @@ sign-in, nothing stored."""
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
+from flask_babel import gettext as _
 
 from engine import audit
 from server.web import account_pages
@@ -54,24 +55,24 @@ def verify_upload():
         return account_pages.confirm()
     upload = request.files.get("log")
     if upload is None or not upload.filename:
-        return _refused("choose a game's log file (from `iridescia log GAME -o FILE` or the "
-                        "game's export) and send the form again")
+        return _refused(_("choose a game's log file (from `iridescia log GAME -o FILE` or the "
+                          "game's export) and send the form again"))
     name = upload.filename
     try:
         text = upload.read().decode("utf-8")
         lines = audit.verify_export(audit.parse_log(text))
     except UnicodeDecodeError:
-        return _refused(f"{name!r} is not a text file: send the game's log as `iridescia log` "
-                        "writes it")
+        return _refused(_("%(file)r is not a text file: send the game's log as `iridescia log` "
+                          "writes it", file=name))
     except audit.NotALog as problem:
-        return _refused(f"{name!r} is {problem}: send the game's log as `iridescia log` "
-                        "writes it")
+        return _refused(_("%(file)r is %(problem)s: send the game's log as `iridescia log` "
+                          "writes it", file=name, problem=problem))
     except audit.Diverges as diverges:
         result = {"ok": False, "name": name, "problem": diverges.message}
     except (KeyError, TypeError, AttributeError, ValueError) as problem:  # missing parts
         result = {"ok": False, "name": name,
-                  "problem": f"the log is incomplete or malformed ({type(problem).__name__}: "
-                             f"{problem})"}
+                  "problem": _("the log is incomplete or malformed (%(kind)s: %(problem)s)",
+                               kind=type(problem).__name__, problem=problem)}
     else:
         result = {"ok": True, "name": name, "lines": lines}
     return render_template("verify.html", user=_page_user(), result=result)

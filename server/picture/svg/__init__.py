@@ -7,26 +7,31 @@ the same text, byte for byte.
 
 from __future__ import annotations
 
-from .hexes import BOARD_HEIGHT, BOARD_WIDTH, draw_hexes
+from collections.abc import Callable
+
+from .hexes import BOARD_HEIGHT, BOARD_WIDTH, _same, draw_hexes
 from .markup import element, escape
 from .panels import PANEL_WIDTH, draw_panels
 from .symbols import hold_words
 
 
-def describe(view: dict, names: dict[int, str]) -> str:
-    """The picture's <desc>: what it shows, in words, for screen readers."""
+def describe(view: dict, names: dict[int, str], _: Callable[[str], str] = _same) -> str:
+    """The picture's <desc>: what it shows, in words, for screen readers (`_`: the server
+    catalog's gettext, English by default)."""
     parts = []
     for player in view["players"]:
         name = names.get(player["seat"], f"seat {player['seat']}")
-        where = player["position"] or "the airship"
-        parts.append(f"{name} on {where} with {player['points']} points, {player['coins']} coins, "
-                     f"hold {hold_words(player['hold'])}")
+        where = player["position"] or _("the airship")
+        hold = hold_words(player["hold"])
+        parts.append(_("{name} on {where} with {points} points, {coins} coins, hold {hold}").format(
+            name=name, where=where, points=player["points"], coins=player["coins"],
+            hold=_("empty") if hold == "empty" else hold))
     turn = view["turn"]
     if view["over"]:
-        parts.append("the game is over")
+        parts.append(_("the game is over"))
     elif turn is not None:
-        parts.append(f"{names.get(turn['seat'], turn['seat'])} to play")
-    return "; ".join(parts) + "."
+        parts.append(_("{name} to play").format(name=names.get(turn["seat"], turn["seat"])))
+    return _("; ").join(parts) + _(".")
 
 
 def board_svg(view: dict, names: dict[int, str], title: str = "Gems of Iridescia") -> str:

@@ -111,3 +111,16 @@ def whose_turn(client, game_id: str, players: list[Player]) -> tuple[Player, Pla
 @pytest.fixture
 def register_eve(client) -> Player:
     return register(client, "Eve", "eve@example.org")
+
+
+def page_time(app, moment, language: str = "en") -> str:
+    """A date and time as a page in `language` writes it (server/web/language.py `when`)."""
+    from server.web.language import when
+
+    with app.test_request_context("/", headers={"Accept-Language": language}):
+        return when(moment)
+
+
+def midnight(day: str) -> datetime:
+    """The start of a day (YYYY-MM-DD) in UTC, as a vacation ends."""
+    return datetime.fromisoformat(day).replace(tzinfo=UTC)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import random
 
 import engine
+from engine import command_to_dict
 from engine.bots import hard_choice
 from engine.text import notation
+from server.web.commands import label
 from tests.server.web.conftest import csrf_token, signed_in, whose_turn
 
 
@@ -42,7 +44,9 @@ def test_what_would_the_bot_do_for_the_player_to_act(app, client, game, ada, bob
     expected = hard_choice(view, commands, random.Random(
         f"hint/{game['id']}/{legal['version']}/{legal['seat']}"))
     shown = browser.get(f"/games/{game['id']}/hint").get_data(as_text=True)
-    assert f"The hard bot would play: {notation.format(expected)}" in shown
+    assert f"The hard bot would play: {label(command_to_dict(expected), {})}" in shown.replace(
+        "&#39;", "'")
+    assert f'<code class="notation">{notation.format(expected)}</code>' in shown
     api = client.get(f"/api/v1/games/{game['id']}/hint", headers=mover.headers).json
     assert api["line"] == notation.format(expected)
 

@@ -43,7 +43,7 @@ from tests.server.web.browser import (
     free_port,
     overflow,
 )
-from tests.server.web.conftest import link_for, register, whose_turn
+from tests.server.web.conftest import link_for, midnight, page_time, register, whose_turn
 
 # A whole game takes a while: each is played at both sizes on SQLite, and once on PostgreSQL.
 GAMES = pytest.mark.parametrize(
@@ -507,4 +507,5 @@ def test_pausing_and_a_vacation_from_the_settings_pages(table, browser):
     browser.execute_script("arguments[0].value = arguments[1]", day, until.isoformat())
     click(browser, browser.find_element(By.XPATH, "//button[.='Go on vacation']"))
     text = browser.find_element(By.CSS_SELECTOR, "p.vacation").text
-    assert text.startswith(f"Away until {until.isoformat()} 00:00 UTC"), text
+    away = page_time(app, midnight(until.isoformat()))
+    assert text.startswith(f"Away until {away}"), text

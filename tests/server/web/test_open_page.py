@@ -33,7 +33,7 @@ def test_two_seeks_from_the_page_make_a_game(app, ada, bob):
     waiting = first.post("/seeks", data={"csrf_token": csrf_token(page), "seats": "2",
                                          "pace": "7d", "word": "tolami"})
     assert waiting.status_code == 303 and waiting.headers["Location"] == "/open"
-    assert "2 players, pace 7d: waiting (1 seeking this)" in first.get("/open").get_data(
+    assert "2 players, a week per turn: waiting (1 seeking this)" in first.get("/open").get_data(
         as_text=True)
 
     second = signed_in(app, bob)

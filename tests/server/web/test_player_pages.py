@@ -33,7 +33,7 @@ def test_a_players_page_shows_ratings_results_and_hides_private_games(app, clien
     assert ('<li><a href="/leaderboard?track=2">2 players</a>: <strong>' in page
             and "(provisional: 1 of 5 games), 1 won</li>" in page)
     assert "2 players: 1 won of 1 (100%)" in page
-    assert f'<a href="/games/{game["id"]}">{game["id"]}</a>, 2026-12-01: 2 players — won, 20 points' in page
+    assert f'<a href="/games/{game["id"]}">{game["id"]}</a>, Dec 1, 2026: 2 players — won, 20 points' in page
     assert private["id"] not in page  # not to a visitor
     assert private["id"] not in signed_in(app, register_eve).get(
         f"/players/{ada.id}").get_data(as_text=True)

@@ -23,7 +23,7 @@ def test_the_settings_page_saves_language_and_display_settings(app, client, ada)
     assert (prefs["language"], prefs["tile_sort"], prefs["relic_sort"]) == (
         "ja", "region", "category")
     refused = browser.post("/settings/display", data={"csrf_token": csrf_token(html), "tile_sort": "x"})
-    assert refused.status_code == 422 and "tile_sort is one of gem, region" in refused.get_data(
+    assert refused.status_code == 422 and "tile_sort は gem, region のいずれかです" in refused.get_data(
         as_text=True)
 
 

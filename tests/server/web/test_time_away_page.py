@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from tests.server.play import create_started_game
-from tests.server.web.conftest import csrf_token, signed_in
+from tests.server.web.conftest import csrf_token, midnight, page_time, signed_in
 
 
 def _post(browser, path: str, page: str, **fields):
@@ -71,9 +71,9 @@ def test_a_vacation_from_the_settings_shows_on_the_game_and_ends_early(app, clie
     went = _post(at_bob, "/vacation", "/settings", until=until)
     assert went.status_code == 303 and went.headers["Location"].endswith("/settings")
     home = at_bob.get("/settings").get_data(as_text=True)
-    assert f"Away until {until} 00:00 UTC: your turns wait for you" in home
+    assert f"Away until {page_time(app, midnight(until))}: your turns wait for you" in home
     assert "I am back" in home
-    assert f"Away until {until} 00:00 UTC." in client.get(
+    assert f"Away until {page_time(app, midnight(until))}." in client.get(
         f"/games/{game['id']}").get_data(as_text=True)
 
     back = _post(at_bob, "/vacation/end", "/settings")
