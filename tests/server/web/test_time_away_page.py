@@ -108,6 +108,7 @@ def test_a_watcher_reloading_the_same_turn_sees_a_player_go_away_and_come_back(a
     at_bob = signed_in(app, bob)
     until = (datetime.now(UTC).date() + timedelta(days=3)).isoformat()
     assert _post(at_bob, "/vacation", "/settings", until=until).status_code == 303
-    assert f"Away until {until} 00:00 UTC." in client.get(page).get_data(as_text=True)
+    assert f"Away until {page_time(app, midnight(until))}." in client.get(page).get_data(
+        as_text=True)
     assert _post(at_bob, "/vacation/end", "/settings").status_code == 303
     assert "Away until" not in client.get(page).get_data(as_text=True)
