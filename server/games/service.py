@@ -107,9 +107,15 @@ def load_state(session: Session | Connection, game: Game, version: int | None = 
     # snapshot is a whole state to parse: read it only when it saves replaying events).
     base_version, state = CACHE.best_below(game.id, version) or (0, None)
     connection = sql(session)
-    snapshot = _NEAREST_SNAPSHOT.first(
-        connection, {"game_id": game.id, "above": base_version, "version": version}
-    )
+    # A snapshot is written where a command's events pass a multiple of SNAPSHOT_EVERY: none
+    # can lie between a cached state and ``version`` that pass none (another process's last
+    # few commands, the usual miss). Were the setting changed since, this replays more events.
+    snapshot = None
+    if state is None or SNAPSHOT_EVERY <= 0 or \
+            base_version // SNAPSHOT_EVERY != version // SNAPSHOT_EVERY:
+        snapshot = _NEAREST_SNAPSHOT.first(
+            connection, {"game_id": game.id, "above": base_version, "version": version}
+        )
     if snapshot is not None:
         base_version, state = snapshot.version, engine.state_from_dict(snapshot.state)
     payloads = [row.payload for row in _EVENTS_BETWEEN.all(

@@ -32,3 +32,37 @@ def test_evicted_states_are_not_offered():
     assert cache.best_below("b", 5) == (2, "b@2")
     cache.clear()
     assert cache.best_below("c", 5) is None and cache.get("c", 2) is None
+
+
+def test_a_process_that_saw_an_earlier_version_derives_the_same_state(app, client, ada, bob,
+                                                                     monkeypatch):
+    """Behind two API processes each holds the states it derived: the other's commands are
+    replayed on its own latest state (no snapshot can lie between when no multiple of
+    SNAPSHOT_EVERY does), and the view it serves is the view of the whole log."""
+    import random
+
+    import engine
+    from server.games import service
+    from server.games.cache import CACHE
+    from server.storage.db import app_engine, session_scope
+    from server.storage.models import Game
+    from tests.server.play import create_started_game, play_one, seat_map
+
+    game_id = create_started_game(client, [ada, bob])["id"]
+    seats, rng = seat_map(client, game_id, [ada, bob]), random.Random(3)
+    monkeypatch.setattr(service, "SNAPSHOT_EVERY", 4)
+    with session_scope(app_engine(app)) as session:
+        early = session.get(Game, game_id)
+        kept = (early.version, service.load_state(session, early))
+    for _ in range(30):
+        if play_one(client, game_id, seats, rng) is None:
+            break
+    with session_scope(app_engine(app)) as session:
+        game = session.get(Game, game_id)
+        assert game.version > kept[0] + 4
+        for version in range(kept[0] + 1, game.version + 1):
+            CACHE.clear()
+            whole = engine.state_to_dict(service.load_state(session, game, version))
+            CACHE.clear()
+            CACHE.put(game_id, *kept)  # what the other process had seen
+            assert engine.state_to_dict(service.load_state(session, game, version)) == whole
