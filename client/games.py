@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from client.http import ApiClient
-from client.i18n import engine_catalog
+from client.i18n import _, engine_catalog
 from engine.text.narrate import narrate
 
 
@@ -94,7 +94,7 @@ def tell(events: list[dict], game: dict, continued_heading: bool = False) -> lis
     names = {seat: name for seat, name in seat_names(game).items() if isinstance(seat, int)}
     for player in game.get("players") or []:
         if player.get("kind") == "rhom" and player.get("seat") is not None:
-            names[player["seat"]] = "the Rhom"  # as the rulebook and the emails call it
+            names[player["seat"]] = _("the Rhom")  # as the rulebook and the emails call it
     for story in narrate([engine_event(e) for e in events], names, game.get("my_seat"),
                          translations=engine_catalog()):
         headed = story.kind != "continued" or continued_heading
@@ -119,12 +119,16 @@ def seat_names(game: dict) -> dict:
 
 def whose_turn(game: dict) -> str:
     if game.get("status") == "finished":
-        return "The game is over."
+        return _("The game is over.")
     if game.get("status") == "open":
-        return "The game has not started."
+        return _("The game has not started.")
     if game.get("is_my_turn"):
         pending = game.get("pending_kind")
-        return f"Your move ({pending})." if pending and pending != "turn" else "Your turn."
-    seat = game.get("current_seat")
+        return (_("Your move ({pending}).").format(pending=pending) if pending and pending != "turn"
+                else _("Your turn."))
     names = seat_names(game)
-    return f"Waiting for seat {seat} ({names.get(seat, '?')})."
+    for player in game.get("players") or []:
+        if player.get("kind") == "rhom" and player.get("seat") is not None:
+            names[player["seat"]] = _("the Rhom")
+    # Players see names, never seat numbers.
+    return _("Waiting for {name}.").format(name=names.get(game.get("current_seat"), "?"))

@@ -15,7 +15,7 @@ import uuid
 import click
 import requests
 
-from client.i18n import language
+from client.i18n import _, language
 from client.terminal_text import printable, printable_data
 
 API_PREFIX = "/api/v1"
@@ -196,7 +196,7 @@ class ApiClient:
                 return (body, response.headers) if with_headers else body
             except ValueError as exc:
                 raise click.ClickException(
-                    f"the server at {self.server} did not answer JSON for {method} {path}"
+                    _("the server at {server} did not answer JSON for {method} {path}").format(server=self.server, method=method, path=path)
                 ) from exc
         raise Unreachable(self.server, last_error)
 
@@ -209,7 +209,7 @@ class ApiClient:
         items: list = []
         seen: set = set()
         page = 1
-        for _ in range(MAX_PAGES):
+        for _page in range(MAX_PAGES):
             params = {"page": page, "page_size": page_size or PAGE_SIZE}
             body, headers = self.request("GET", path, params=params, with_headers=True)
             for item in body or []:

@@ -45,14 +45,11 @@ def register(app: App, name: str, email: str, as_json: bool) -> None:
         emit_json({k: v for k, v in user.items() if k != "token"})
         return
     if not user.get("token"):
-        click.echo(f"A mail is on its way to {user['email']}. If that address already has an "
-                   "account, no token is given here: the mail has a link to a new one "
-                   "(or run the `iridescia recover --code CODE` it shows).")
+        click.echo(_("A mail is on its way to {email}. If that address already has an account, no token is given here: the mail has a link to a new one (or run the `iridescia recover --code CODE` it shows).").format(email=user['email']))
         return
-    click.echo(f"Registered {user['name']} <{user['email']}> (user {user['id']}) on {api.server}.")
-    click.echo(f"Token saved in profile {profile.name!r} of {cfg.path}.")
-    click.echo(f"Confirm your address: open the link mailed to {user['email']} (until then it "
-               "gets no other mail).")
+    click.echo(_("Registered {name} <{email}> on {server}.").format(name=user['name'], email=user['email'], server=api.server))
+    click.echo(_("Token saved in profile {name!r} of {path}.").format(name=profile.name, path=cfg.path))
+    click.echo(_("Confirm your address: open the link mailed to {email} (until then it gets no other mail).").format(email=user['email']))
 
 
 @click.command()
@@ -66,15 +63,14 @@ def recover(app: App, email: str | None, code: str | None) -> None:
 
     Example, once the mail has come: iridescia recover --code 'eyJ1Ijo...'"""
     if bool(email) == bool(code):
-        raise click.UsageError("give --email (to be mailed a link) or --code (from the mail)")
+        raise click.UsageError(_("give --email (to be mailed a link) or --code (from the mail)"))
     api = app.api()
     if email:
         click.echo(api.post("/users/recover", {"email": email}, auth=False)["message"])
         return
     user = api.post("/users/recover/confirm", {"code": code}, auth=False)
     cfg, profile = _save_token(app, api, user["token"], user.get("id"))
-    click.echo(f"New token for {user['name']} <{user['email']}> saved in profile "
-               f"{profile.name!r} of {cfg.path}; the old one no longer works.")
+    click.echo(_("New token for {name} <{email}> saved in profile {name2!r} of {path}; the old one no longer works.").format(name=user['name'], email=user['email'], name2=profile.name, path=cfg.path))
 
 
 @click.command()
@@ -86,13 +82,13 @@ def confirm(app: App, code: str | None, resend: bool) -> None:
     """Confirm your address (`--code` from the mailed link, or open the link), or have a new
     link mailed (`--resend`). Until it is confirmed, the server mails it nothing else."""
     if bool(code) == resend:
-        raise click.UsageError("give --code (from the mail) or --resend")
+        raise click.UsageError(_("give --code (from the mail) or --resend"))
     api = app.api()
     if resend:
         click.echo(api.post("/users/me/verification")["message"])
         return
     user = api.post("/users/verify", {"code": code}, auth=False)
-    click.echo(f"{user['email']} is confirmed: the server mails it your turns from now on.")
+    click.echo(_("{email} is confirmed: the server mails it your turns from now on.").format(email=user['email']))
 
 
 @click.command()
@@ -107,8 +103,8 @@ def whoami(app: App, as_json: bool) -> None:
         emit_json(user)
         return
     prefs = (user.get("preferences") or {}).get("email", "?")
-    click.echo(f"{user['name']} <{user['email']}> (user {user['id']})")
-    click.echo(f"server {api.server}, profile {app.settings().profile}, email {prefs}")
+    click.echo(f"{user['name']} <{user['email']}>")
+    click.echo(_("server {server}, profile {profile}, email {prefs}").format(server=api.server, profile=app.settings().profile, prefs=prefs))
 
 
 NOTIFY = {"every": "every_turn", "digest": "digest", "reminders": "reminders", "none": "none",
@@ -166,10 +162,10 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
     sorted."""
     api = app.api()
     if email_pref and notify:
-        raise click.UsageError("give --email or --notify, not both")
+        raise click.UsageError(_("give --email or --notify, not both"))
     choice = email_pref or (NOTIFY[notify] if notify else None)
     if choice == "account" and game is None:
-        raise click.UsageError("--notify account goes with --game GAME")
+        raise click.UsageError(_("--notify account goes with --game GAME"))
     if game is not None:
         if choice is None:
             shown = api.get(f"/games/{game}/notifications")
@@ -179,7 +175,7 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
         if as_json:
             emit_json(shown)
             return
-        click.echo(f"game {game}: email: {shown.get('email') or 'as your account'}")
+        click.echo(_("game {game}: email: {value}").format(game=game, value=shown.get('email') or 'as your account'))
         if digest_hour is None and not (quiet or time_zone or removals or stand_in or language
                                         or tile_sort or relic_sort):
             return
@@ -231,7 +227,7 @@ def rotate_token(app: App) -> None:
     profile.server = api.server
     cfg.put(profile)
     config.save(cfg)
-    click.echo(f"New token saved in profile {profile.name!r}; the old one no longer works.")
+    click.echo(_("New token saved in profile {name!r}; the old one no longer works.").format(name=profile.name))
 
 
 @click.group(name="config")
@@ -259,7 +255,7 @@ def config_show(app: App, as_json: bool) -> None:
         return
     for key in ("file", "profile", "server", "token"):
         click.echo(f"{key}: {data[key]}")
-    click.echo(f"profiles: {', '.join(data['profiles']) or '(none)'}")
+    click.echo(_("profiles: {value}").format(value=', '.join(data['profiles']) or '(none)'))
 
 
 @config_group.command(name="set")
@@ -271,7 +267,7 @@ def config_show(app: App, as_json: bool) -> None:
 def config_set(app: App, server: str | None, token: str | None, make_default: bool) -> None:
     """Change the current profile (chosen with --profile) and save it."""
     if not (server or token or make_default):
-        raise click.UsageError("give --server, --token or --default")
+        raise click.UsageError(_("give --server, --token or --default"))
     cfg = app.config()
     profile = cfg.profile(app.profile_name)
     if server:
@@ -282,7 +278,7 @@ def config_set(app: App, server: str | None, token: str | None, make_default: bo
     if make_default:
         cfg.default_profile = profile.name
     config.save(cfg)
-    click.echo(f"Saved profile {profile.name!r} in {cfg.path}.")
+    click.echo(_("Saved profile {name!r} in {path}.").format(name=profile.name, path=cfg.path))
 
 
 COMMANDS = [register, recover, confirm, whoami, prefs, rotate_token, config_group]

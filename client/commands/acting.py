@@ -14,6 +14,7 @@ import click
 from client import games as game_helpers
 from client.app import App, emit_json, example, pass_app
 from client.http import Stale
+from client.i18n import _
 from client.params import GEM, HEX, IdType, RecipientType, parse_delta, parse_die
 from engine import command_from_dict
 from engine.text import notation
@@ -72,8 +73,7 @@ def submit(app: App, game_id: str, command: dict, expect_version: int | None,
     # What I have seen is my own command's result; whatever others did since is news for the
     # next command to report (a 409) rather than something I silently decided against.
     game_helpers.remember_version(api, game_id, result.get("version"))
-    click.echo(f"Version {game.get('version', result.get('version'))}. "
-               f"{game_helpers.whose_turn(game)}")
+    click.echo(_("Version {version}. {value}").format(version=game.get('version', result.get('version')), value=game_helpers.whose_turn(game)))
 
 
 def _with_undone_steps(api, game_id: str, result: dict) -> list[dict]:
@@ -94,15 +94,13 @@ def explain_stale(app: App, game_id: str, expected: int, stale: Stale) -> None:
     game = game_helpers.fetch_game(api, game_id)
     current = stale.current_version if stale.current_version is not None else game.get("version")
     click.echo(
-        f"The game moved on since version {expected} (it is at version {current}); "
-        "your command was not sent. What changed:", err=True
+        _("The game moved on since version {expected} (it is at version {current}); your command was not sent. What changed:").format(expected=expected, current=current), err=True
     )
     events = game_helpers.fetch_events(api, game_id, after=expected).get("events") or []
     for line in game_helpers.tell(events, game, continued_heading=True):
         click.echo("  " + line, err=True)
     game_helpers.remember_version(api, game_id, current)
-    click.echo(f"{game_helpers.whose_turn(game)} Look again with `iridescia show {game_id}` "
-               "and retry.", err=True)
+    click.echo(_("{value} Look again with `iridescia show {game_id}` and retry.").format(value=game_helpers.whose_turn(game), game_id=game_id), err=True)
 
 
 def my_player(app: App, game_id: str) -> dict:
@@ -111,7 +109,7 @@ def my_player(app: App, game_id: str) -> dict:
     for player in view.get("players") or []:
         if player["seat"] == viewer:
             return player
-    raise click.ClickException(f"you have no seat in game {game_id}")
+    raise click.ClickException(_("you have no seat in game {game_id}").format(game_id=game_id))
 
 
 @click.command()
@@ -122,7 +120,7 @@ def my_player(app: App, game_id: str) -> dict:
 def reveal(app, game, expect_version, dry_run, hexes):
     """Step 1: reveal up to two face-down tiles ahead of or beside your explorer."""
     if len(hexes) > 2:
-        raise click.UsageError("reveal takes at most two hexes")
+        raise click.UsageError(_("reveal takes at most two hexes"))
     submit(app, game, {"type": "reveal", "hexes": list(hexes)}, expect_version, dry_run)
 
 
@@ -279,10 +277,10 @@ def sell(app, game, expect_version, dry_run, gem, count):
     """Step 3d: sell gems of one type at the market value (once a turn)."""
     if count is None:
         if dry_run:
-            raise click.UsageError("give COUNT with --dry-run")
+            raise click.UsageError(_("give COUNT with --dry-run"))
         count = (my_player(app, game).get("hold") or {}).get(gem, 0)
         if not count:
-            raise click.ClickException(f"you hold no {gem} to sell")
+            raise click.ClickException(_("you hold no {gem} to sell").format(gem=gem))
     submit(app, game, {"type": "sell", "gem": gem, "count": count}, expect_version, dry_run)
 
 
@@ -306,9 +304,9 @@ iridescia play g7Kq2 prosperous_pickaxe --hex 4d
 def play(app, game, expect_version, dry_run, item, give_gems, take, gem, relic, hex_, target):
     """Step 3c: play an item card from your hand."""
     if item in OWN_COMMAND:
-        raise click.UsageError(f"{item} is played with `iridescia {OWN_COMMAND[item]}`")
+        raise click.UsageError(_("{item} is played with `iridescia {value}`").format(item=item, value=OWN_COMMAND[item]))
     if item not in PLAY_FIELDS:
-        raise click.UsageError(f"{item!r} is not an item card you can play")
+        raise click.UsageError(_("{item!r} is not an item card you can play").format(item=item))
     given = {"give": list(give_gems), "take": take, "gem": gem, "relic": relic, "hex": hex_,
              "target": target}
     needed = PLAY_FIELDS[item]
@@ -316,13 +314,13 @@ def play(app, game, expect_version, dry_run, item, give_gems, take, gem, relic, 
     for field_name in needed:
         value = given[field_name]
         if value in (None, []):
-            raise click.UsageError(f"{item} needs --{field_name}")
+            raise click.UsageError(_("{item} needs --{field_name}").format(item=item, field_name=field_name))
         command[field_name] = value
     extra = [f"--{k}" for k, v in given.items() if v not in (None, []) and k not in needed]
     if extra:
-        raise click.UsageError(f"{item} does not take {', '.join(extra)}")
+        raise click.UsageError(_("{item} does not take {value}").format(item=item, value=', '.join(extra)))
     if item == "cauldron_of_fortune" and len(give_gems) != 2:
-        raise click.UsageError("cauldron_of_fortune needs --give twice (two gems)")
+        raise click.UsageError(_("cauldron_of_fortune needs --give twice (two gems)"))
     submit(app, game, command, expect_version, dry_run)
 
 

@@ -6,6 +6,7 @@ import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.lobby import short_time
+from client.i18n import _
 
 
 @click.command()
@@ -26,7 +27,7 @@ def vacation(app: App, until, end: bool, as_json: bool) -> None:
     and the other players see "away until"; back, each turn has the time it had left.
     """
     if until is not None and end:
-        raise click.UsageError("give --until DATE or --end, not both")
+        raise click.UsageError(_("give --until DATE or --end, not both"))
     api = app.api()
     if until is not None:
         answer = api.post("/users/me/vacation", {"until": until.date().isoformat()})
@@ -38,11 +39,10 @@ def vacation(app: App, until, end: bool, as_json: bool) -> None:
         emit_json(answer)
         return
     if answer.get("away_until"):
-        click.echo(f"Away until {short_time(answer['away_until'])}: your turns wait for you.")
+        click.echo(_("Away until {value}: your turns wait for you.").format(value=short_time(answer['away_until'])))
     else:
-        click.echo("You are not away.")
-    click.echo(f"Vacation days left in {answer['year']}: {answer['days_left']} of "
-               f"{answer['days_per_year']}.")
+        click.echo(_("You are not away."))
+    click.echo(_("Vacation days left in {year}: {days_left} of {days_per_year}.").format(year=answer['year'], days_left=answer['days_left'], days_per_year=answer['days_per_year']))
 
 
 def _pause_line(game: dict) -> str:

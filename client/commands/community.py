@@ -8,6 +8,7 @@ import click
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.lobby import game_lines, rated_name
 from client.dice_words import random_word
+from client.i18n import _
 
 WORD_OPTION = click.option(
     "--word", metavar="WORD",
@@ -34,14 +35,13 @@ def rematch(app: App, game: str, word: str | None, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    click.echo(f"Rematch of game {game}:")
+    click.echo(_("Rematch of game {game}:").format(game=game))
     for line in game_lines(data):
         click.echo(line)
     if data.get("status") == "open":
         taken = len([p for p in data.get("players", []) if p.get("kind") != "rhom"])
         waiting = (data.get("seats") or 0) - taken
-        click.echo(f"Waiting for {waiting} more player{'s' if waiting != 1 else ''} to accept: "
-                   "it starts by itself when they have.")
+        click.echo(_("Waiting for {waiting} more player{value} to accept: it starts by itself when they have.").format(waiting=waiting, value='s' if waiting != 1 else ''))
 
 
 def open_line(game: dict) -> str:
@@ -72,13 +72,12 @@ def open_games(app: App, seats: int | None, pace: str | None, rules_version: str
         emit_json(rows)
         return
     if not rows:
-        click.echo("No open game waits for players. Seek one with `iridescia seek --seats 2`, "
-                   "or create one with `iridescia new --public`.")
+        click.echo(_("No open game waits for players. Seek one with `iridescia seek --seats 2`, or create one with `iridescia new --public`."))
         return
     click.echo(f"{'GAME':<10} {'SEATS':<6} {'PACE':<5} {'PLAYERS (RATING)':<40} JOIN CODE")
     for game in rows:
         click.echo(open_line(game))
-    click.echo("Join one with `iridescia join CODE`.")
+    click.echo(_("Join one with `iridescia join CODE`."))
 
 
 @click.command()
@@ -102,12 +101,9 @@ def seek(app: App, seats: int, pace: str, word: str | None, as_json: bool) -> No
         emit_json(data)
         return
     if data.get("game_id"):
-        click.echo(f"Seek {data['id']} fitted: game {data['game_id']} has started. "
-                   f"`iridescia show {data['game_id']}` shows it.")
+        click.echo(_("Seek {id} fitted: game {game_id} has started. `iridescia show {game_id}` shows it.").format(id=data['id'], game_id=data['game_id']))
     else:
-        click.echo(f"Seek {data['id']}: waiting for {seats - 1} other player"
-                   f"{'s' if seats > 2 else ''} to seek {seats} seats at pace {pace}. "
-                   f"`iridescia unseek {data['id']}` cancels it.")
+        click.echo(_("Seek {id}: waiting for {value} other player{value2} to seek {seats} seats at pace {pace}. `iridescia unseek {id}` cancels it.").format(id=data['id'], value=seats - 1, value2='s' if seats > 2 else '', seats=seats, pace=pace))
 
 
 @click.command()
@@ -121,7 +117,7 @@ def seeks(app: App, as_json: bool) -> None:
         emit_json(rows)
         return
     if not rows:
-        click.echo("No seeks. `iridescia seek --seats 2` seeks a game.")
+        click.echo(_("No seeks. `iridescia seek --seats 2` seeks a game."))
         return
     for row in rows:
         made = f"made game {row['game_id']}" if row.get("game_id") else "waiting"
@@ -135,7 +131,7 @@ def seeks(app: App, as_json: bool) -> None:
 def unseek(app: App, seek_id: int) -> None:
     """Cancel my seek SEEK, still waiting."""
     app.api().delete(f"/seeks/{seek_id}")
-    click.echo(f"Seek {seek_id} cancelled.")
+    click.echo(_("Seek {seek_id} cancelled.").format(seek_id=seek_id))
 
 
 @click.command()
@@ -150,24 +146,23 @@ def player(app: App, user_id: int, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    click.echo(f"{data['name']} (player {data['id']})")
+    click.echo(data["name"])
     for rating in data.get("ratings") or []:
         status = (f"provisional, {rating['games']} of 5 games" if rating["provisional"]
                   else f"{rating['games']} games")
-        click.echo(f"  {rating['track_name']}: {rating['rating']} ({status}, {rating['wins']} won)")
+        click.echo(_("  {track_name}: {rating} ({status}, {wins} won)").format(track_name=rating['track_name'], rating=rating['rating'], status=status, wins=rating['wins']))
     if not data.get("ratings"):
-        click.echo("  no rating yet")
+        click.echo(_("  no rating yet"))
     for rate in data.get("win_rates") or []:
         count = "solo" if rate["players"] == 1 else f"{rate['players']} players"
-        click.echo(f"  {count}: won {rate['wins']} of {rate['games']} "
-                   f"({round(rate['rate'] * 100)}%)")
+        click.echo(_("  {count}: won {wins} of {games} ({value}%)").format(count=count, wins=rate['wins'], games=rate['games'], value=round(rate['rate'] * 100)))
     for game in data.get("running_games") or []:
-        click.echo(f"  playing {game['id']} ({table_of(game)}, {game['status']})")
+        click.echo(_("  playing {id} ({value}, {status})").format(id=game['id'], value=table_of(game), status=game['status']))
     for game in (data.get("finished_games") or [])[:10]:
         result = game.get("result")
         told = ("won" if result["won"] else f"place {result['rank']} of {result['of']}") \
             if result else "-"
-        click.echo(f"  finished {game['id']} ({table_of(game)}): {told}")
+        click.echo(_("  finished {id} ({value}): {told}").format(id=game['id'], value=table_of(game), told=told))
 
 
 def table_of(game: dict) -> str:
@@ -193,7 +188,7 @@ def leaderboard(app: App, track: str, as_json: bool) -> None:
         emit_json(rows)
         return
     if not rows:
-        click.echo("Nobody is rated on this track yet.")
+        click.echo(_("Nobody is rated on this track yet."))
         return
     click.echo(f"{'#':>3}  {'PLAYER':<24} {'RATING':>7} {'GAMES':>5} {'WON':>4}")
     for row in rows:

@@ -9,6 +9,7 @@ import click
 
 from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, pass_app
+from client.i18n import _
 
 POLL_SECONDS = 25
 
@@ -52,7 +53,7 @@ def watch(app: App, game: str, after: int | None, until_end: bool, limit: int | 
         position = max(position, int(data.get("version") or 0))
         if until_end and game_helpers.fetch_game(api, game).get("status") == "finished":
             if not as_json:
-                click.echo("The game is over.")
+                click.echo(_("The game is over."))
             return
 
 
@@ -80,10 +81,10 @@ def wait(app: App, game: str, timeout: float | None, as_json: bool) -> None:
                 click.echo(game_helpers.whose_turn(info))
             return
         if info.get("status") == "finished":
-            raise click.ClickException("the game is over: it will never be your turn again")
+            raise click.ClickException(_("the game is over: it will never be your turn again"))
         remaining = None if timeout is None else timeout - (time.monotonic() - started)
         if remaining is not None and remaining <= 0:
-            raise click.ClickException(f"still not your turn after {timeout:g} seconds")
+            raise click.ClickException(_("still not your turn after {timeout:g} seconds").format(timeout=timeout))
         poll = POLL_SECONDS if remaining is None else max(1, min(POLL_SECONDS, int(remaining)))
         game_helpers.fetch_events(api, game, after=int(info.get("version") or 0), wait=poll)
 

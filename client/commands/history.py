@@ -19,6 +19,7 @@ from client.app import App, emit_json, example, json_option, pass_app
 from client.commands.looking import color_wanted
 from client.games import engine_event
 from client.http import Stale
+from client.i18n import _
 from client.render import render_view
 from client.terminal_text import printable_data
 from engine import audit
@@ -41,7 +42,7 @@ def read_log(path: str) -> dict:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as exc:
-        raise click.ClickException(f"cannot read {path}: {exc.strerror}") from None
+        raise click.ClickException(_("cannot read {path}: {strerror}").format(path=path, strerror=exc.strerror)) from None
     try:
         return audit.parse_log(text)
     except audit.NotALog as exc:
@@ -90,16 +91,14 @@ def log(app: App, game: str, output: str | None, as_text: bool) -> None:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text)
         click.echo(
-            f"Wrote {len(export.get('events') or [])} events and "
-            f"{len(export.get('commands') or [])} commands of game {game} to {output}.",
+            _("Wrote {value} events and {value2} commands of game {game} to {output}.").format(value=len(export.get('events') or []), value2=len(export.get('commands') or []), game=game, output=output),
             err=True,
         )
     else:
         click.echo(text, nl=False)
     if not complete and not as_text:
         click.echo(
-            "The game is not over: the log has the events you may see, but no seed and no "
-            "commands, so it cannot be verified yet.", err=True
+            _("The game is not over: the log has the events you may see, but no seed and no commands, so it cannot be verified yet."), err=True
         )
 
 
@@ -129,8 +128,7 @@ def views_from_file(export: dict, to_version: int | None):
             state = engine.evolve(state, engine.event_from_dict(engine_event(stored)))
         except (KeyError, TypeError, ValueError, engine.RuleError) as exc:
             raise click.ClickException(
-                f"event #{stored.get('seq', index)} ({stored.get('type')}) cannot be replayed: "
-                f"{exc}"
+                _("event #{seq} ({type}) cannot be replayed: {exc}").format(seq=stored.get('seq', index), type=stored.get('type'), exc=exc)
             ) from None
         yield index, state
 
@@ -154,7 +152,7 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
     """Show the board at any point of a game: from the server (GAME) or a log (--file)."""
 
     if bool(game) == bool(path):
-        raise click.UsageError("give either GAME or --file FILE")
+        raise click.UsageError(_("give either GAME or --file FILE"))
     color = color_wanted(no_color)
     if path:
 
@@ -167,7 +165,7 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
         if not step:
             last = collections.deque(pictures, maxlen=1)
             if not last:
-                raise click.ClickException(f"{path} holds no events")
+                raise click.ClickException(_("{path} holds no events").format(path=path))
             pictures = iter(last)
     else:
         api = app.api()
@@ -181,7 +179,7 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
         else:
             click.echo(render_view(view, game_info, color=color, version=version))
         if step:
-            click.echo("-- any key: next version, q: quit --", err=True)
+            click.echo(_("-- any key: next version, q: quit --"), err=True)
             if click.getchar() in ("q", "Q"):
                 return
 

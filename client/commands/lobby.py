@@ -9,28 +9,35 @@ import click
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.webhooks import webhook_lines
 from client.dice_words import random_word
+from client.i18n import _
 from engine.bots.levels import NAMES as LEVEL_NAMES
 
 
 def describe_turn(game: dict) -> str:
     if game.get("status") == "open":
         taken = len([p for p in game.get("players", []) if p.get("kind") != "rhom"])
-        return f"waiting for players ({taken}/{game.get('seats')})"
-    if game.get("status") in ("finished", "closed", "aborted"):
-        return str(game["status"])
+        return _("waiting for players ({taken}/{seats})").format(taken=taken,
+                                                                  seats=game.get("seats"))
+    if game.get("status") in STATUSES:
+        return STATUSES[game["status"]]()
     if game.get("is_my_turn"):
-        return "YOUR TURN"
+        return _("YOUR TURN")
     seat = game.get("current_seat")
-    names = {p.get("seat"): "the Rhom" if p.get("kind") == "rhom" else p.get("name")
+    names = {p.get("seat"): _("the Rhom") if p.get("kind") == "rhom" else p.get("name")
              for p in game.get("players", [])}
     if seat is None:
         return "-"
-    return f"{names.get(seat) or '?'} to play"
+    return _("{name} to play").format(name=names.get(seat) or "?")
+
+
+# A finished game's status as the list shows it (looked up when shown: LANG may change).
+STATUSES = {"finished": lambda: _("finished"), "closed": lambda: _("closed"),
+            "aborted": lambda: _("aborted")}
 
 
 def rated_name(player: dict) -> str:
     """"Ada (1087)", "Bob (1000?)" (? provisional), or the name alone when unrated."""
-    name = "the Rhom" if player.get("kind") == "rhom" else player.get("name") or "?"
+    name = _("the Rhom") if player.get("kind") == "rhom" else player.get("name") or "?"
     if player.get("rating") is None:
         return name
     return f"{name} ({player['rating']}{'?' if player.get('rating_provisional') else ''})"
@@ -89,7 +96,7 @@ def games(app: App, as_json: bool) -> None:
         emit_json(rows)
         return
     if not rows:
-        click.echo("No games yet. Create one with `iridescia new` or join with `iridescia join CODE`.")
+        click.echo(_("No games yet. Create one with `iridescia new` or join with `iridescia join CODE`."))
         return
     account = app.api().get("/users/me")
     me = account.get("id")
@@ -122,9 +129,7 @@ def bouncing_warning(app: App, me: dict | None = None) -> None:
     it (the confirmation link clears the mark)."""
     me = me if me is not None else app.api().get("/users/me")
     if me.get("email_status") == "bouncing":
-        click.echo(f"\nMail to {me.get('email')} bounces: the server sends you no game mail. "
-                   "Fix the address or mailbox, then confirm it again with "
-                   "`iridescia confirm --resend`.", err=True)
+        click.echo(_("\nMail to {email} bounces: the server sends you no game mail. Fix the address or mailbox, then confirm it again with `iridescia confirm --resend`.").format(email=me.get('email')), err=True)
 
 
 @click.command()
@@ -184,12 +189,11 @@ def new(app: App, seats, bots, bot_policy, stand_in, rhom, mining_cost, leftover
     if rhom is None:
         rhom = seats == 1
     if catapult_4th and seats != 4:
-        raise click.UsageError("--catapult-4th needs --seats 4")
+        raise click.UsageError(_("--catapult-4th needs --seats 4"))
     if pace is not None and deadline_hours is not None:
-        raise click.UsageError("give --pace or --deadline-hours, not both")
+        raise click.UsageError(_("give --pace or --deadline-hours, not both"))
     if bots >= seats:
-        raise click.UsageError(f"--bots {bots} leaves you no seat: at most --bots {seats - 1} "
-                               f"with --seats {seats}")
+        raise click.UsageError(_("--bots {bots} leaves you no seat: at most --bots {value} with --seats {seats}").format(bots=bots, value=seats - 1, seats=seats))
     body = {
         "seats": seats,
         "rhom": rhom,
@@ -226,7 +230,7 @@ def new(app: App, seats, bots, bot_policy, stand_in, rhom, mining_cost, leftover
         for line in webhook_lines(game["webhook"]):
             click.echo(line)
     if game.get("status") == "open":
-        click.echo(f"Invite players with `iridescia invite {game['id']} EMAIL`.")
+        click.echo(_("Invite players with `iridescia invite {id} EMAIL`.").format(id=game['id']))
 
 
 @click.command()
@@ -241,7 +245,7 @@ def invite(app: App, game: str, email: str, as_json: bool) -> None:
     if as_json:
         emit_json(invitation)
         return
-    click.echo(f"Invited {invitation['email']}: join code {invitation['join_code']}")
+    click.echo(_("Invited {email}: join code {join_code}").format(email=invitation['email'], join_code=invitation['join_code']))
     if not invitation.get("mailed", True):
         click.echo(invitation.get("message") or "not mailed: pass the join code on yourself")
 
@@ -300,7 +304,7 @@ def leave(app: App, game: str, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    click.echo(f"You left game {data.get('id', game)}.")
+    click.echo(_("You left game {id}.").format(id=data.get('id', game)))
 
 
 @click.command()
@@ -318,8 +322,7 @@ def back(app: App, game: str, as_json: bool) -> None:
     if as_json:
         emit_json(data)
         return
-    click.echo(f"Welcome back to game {data.get('id', game)}: the server waits for your turns "
-               "again.")
+    click.echo(_("Welcome back to game {id}: the server waits for your turns again.").format(id=data.get('id', game)))
     for line in game_lines(data):
         click.echo(line)
 

@@ -11,6 +11,7 @@ from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import cli_argv, notation_line
 from client.commands.lobby import describe_turn, game_lines, short_time
+from client.i18n import _
 from client.render import render_view
 
 
@@ -36,7 +37,7 @@ def show(app: App, game: str, at_version: int | None, no_color: bool, as_json: b
     if info.get("status") == "open" and not as_json:
         for line in game_lines(info):
             click.echo(line)
-        click.echo(f"The game has not started: {describe_turn(info)}.")
+        click.echo(_("The game has not started: {value}.").format(value=describe_turn(info)))
         return
     view = game_helpers.fetch_view(api, game, at_version)
     if as_json:
@@ -46,7 +47,7 @@ def show(app: App, game: str, at_version: int | None, no_color: bool, as_json: b
         game_helpers.remember_version(api, game, view.get("version"))
     click.echo(render_view(view, info, color=color_wanted(no_color)))
     if at_version is None and info.get("is_my_turn"):
-        click.echo(f"\nYour move: `iridescia legal {game}` lists what you can type.")
+        click.echo(_("\nYour move: `iridescia legal {game}` lists what you can type.").format(game=game))
 
 
 @click.command()
@@ -71,7 +72,7 @@ def legal(app: App, game: str, as_json: bool) -> None:
     decides_line = f"The server will decide at {short_time(decides)}." if decides else None
     if not commands:
         info = game_helpers.fetch_game(api, game)
-        click.echo(f"Nothing to do now. {game_helpers.whose_turn(info)}")
+        click.echo(_("Nothing to do now. {value}").format(value=game_helpers.whose_turn(info)))
         if decides_line:
             click.echo(decides_line)
         return
@@ -80,10 +81,10 @@ def legal(app: App, game: str, as_json: bool) -> None:
         click.echo(line)
     steps = data.get("undo_steps") or 0
     if steps:
-        click.echo(f"(undo takes back {steps} step{'' if steps == 1 else 's'} of this turn)")
+        click.echo(_("(undo takes back {steps} step{value} of this turn)").format(steps=steps, value='' if steps == 1 else 's'))
     if lines:
         example_line = "iridescia " + shlex.join(cli_argv(lines[-1], game))
-        click.echo(f"To play one here, put the game after its first word: {example_line}")
+        click.echo(_("To play one here, put the game after its first word: {example_line}").format(example_line=example_line))
     if decides_line:
         click.echo(decides_line)
 

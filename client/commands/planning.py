@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
+from client.i18n import _
 
 
 def plan_lines(plan: dict) -> list[str]:
@@ -38,9 +39,9 @@ def plan(app: App, game: str, lines: tuple[str, ...], clear: bool, as_json: bool
     path = f"/games/{game}/plan"
     if clear:
         if lines:
-            raise click.UsageError("--clear takes no LINE")
+            raise click.UsageError(_("--clear takes no LINE"))
         app.api().delete(path)
-        click.echo(f"Dropped your plan in game {game}.")
+        click.echo(_("Dropped your plan in game {game}.").format(game=game))
         return
     kept = app.api().put(path, {"lines": list(lines)}) if lines else app.api().get(path)
     if as_json:

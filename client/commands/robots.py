@@ -11,6 +11,7 @@ from client import games as game_helpers
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import notation_line
 from client.http import Stale
+from client.i18n import _
 from engine import bots
 from engine.simulate import simulate as run_simulation
 from engine.text.wording import printable
@@ -55,7 +56,7 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
     sent = 0
     info = game_helpers.fetch_game(api, game)
     if info.get("status") == "open":
-        raise click.ClickException(f"game {game} has not started yet")
+        raise click.ClickException(_("game {game} has not started yet").format(game=game))
     legal_now = None  # my legal commands, when the last answer listed them
     while sent < max_commands:
         if legal_now is None:
@@ -87,7 +88,7 @@ def autoplay(app: App, game: str, policy: str, until_end: bool, seed: str | None
         if not quiet:
             click.echo(notation_line(command) or "(a command the server plays)")
     info = game_helpers.fetch_game(api, game)
-    click.echo(f"Sent {sent} command{'s' if sent != 1 else ''}. {game_helpers.whose_turn(info)}")
+    click.echo(_("Sent {sent} command{value}. {value2}").format(sent=sent, value='s' if sent != 1 else '', value2=game_helpers.whose_turn(info)))
 
 
 @click.command()
@@ -116,7 +117,7 @@ def simulate(players, rhom, game_count, seed, policy, mining_cost, as_json) -> N
         click.echo(report.to_text())
     if report.completed != report.games:
         raise click.ClickException(
-            f"only {report.completed} of {report.games} games reached their end"
+            _("only {completed} of {games} games reached their end").format(completed=report.completed, games=report.games)
         )
 
 
@@ -135,7 +136,7 @@ def hint(app: App, game: str, as_json: bool) -> None:
         emit_json(answer)
         return
     line = answer.get("line") or answer["command"]["type"]
-    click.echo(f"The {answer['level']} bot would play: {printable(line)}")
+    click.echo(_("The {level} bot would play: {value}").format(level=answer['level'], value=printable(line)))
 
 
 COMMANDS = [autoplay, simulate, hint]

@@ -8,6 +8,7 @@ from datetime import datetime
 import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
+from client.i18n import _
 
 
 def message_line(message: dict) -> str:
@@ -45,7 +46,7 @@ def say(app: App, game: str, text: tuple[str, ...], spectators: bool, as_json: b
         emit_json(message)
         return
     to = "the players" if message.get("channel") == "players" else "the spectators"
-    click.echo(f"Said to {to} of game {game}: {message.get('text')}")
+    click.echo(_("Said to {to} of game {game}: {text}").format(to=to, game=game, text=message.get('text')))
 
 
 @click.command()
@@ -72,8 +73,7 @@ def messages(app: App, game: str, since: int | None, limit: int, as_json: bool) 
         return
     told = data.get("messages") or []
     if not told:
-        click.echo(f"No messages in game {game}{' since ' + str(since) if since else ''}. "
-                   f"`iridescia say {game} TEXT` posts one.")
+        click.echo(_("No messages in game {game}{value}. `iridescia say {game} TEXT` posts one.").format(game=game, value=' since ' + str(since) if since else ''))
         return
     for message in told:
         click.echo(message_line(message))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
+from client.i18n import _
 
 FORMATS = ("json", "discord", "slack")
 
@@ -42,13 +43,13 @@ def webhook(app: App, game: str, url: str | None, format_: str | None, remove: b
     path = f"/games/{game}/webhook"
     if remove:
         if url or format_:
-            raise click.UsageError("--remove takes no URL or --format")
+            raise click.UsageError(_("--remove takes no URL or --format"))
         app.api().delete(path)
-        click.echo(f"Removed your webhook on game {game}.")
+        click.echo(_("Removed your webhook on game {game}.").format(game=game))
         return
     if url is None:
         if format_:
-            raise click.UsageError("--format goes with a URL: iridescia webhook GAME URL --format F")
+            raise click.UsageError(_("--format goes with a URL: iridescia webhook GAME URL --format F"))
         hook = app.api().get(path)
     else:
         body = {"url": url, **({"format": format_} if format_ else {})}

@@ -126,7 +126,7 @@ def test_player_and_leaderboard(run, standin):
                             "result": {"rank": 2, "points": 30, "of": 2, "won": False}}]})
     result = run("player", "7", env=env(standin))
     assert result.exit_code == 0, result.output
-    assert result.output == ("Ada (player 7)\n"
+    assert result.output == ("Ada\n"
                              "  2 players: 1087 (6 games, 4 won)\n"
                              "  2 players: won 4 of 6 (67%)\n"
                              "  playing g9 (3 players, active)\n"

@@ -18,7 +18,7 @@ def test_register_stores_the_token_in_a_private_toml_file(run, standin, isolated
     assert result.exit_code == 0, result.output
     path = isolated / "config" / "iridescia" / "config.toml"
     assert result.output == (
-        f"Registered Ada <ada@example.com> (user u1) on {standin.url}.\n"
+        f"Registered Ada <ada@example.com> on {standin.url}.\n"
         f"Token saved in profile 'default' of {path}.\n"
         "Confirm your address: open the link mailed to ada@example.com (until then it gets no "
         "other mail).\n"
@@ -54,7 +54,7 @@ def test_environment_overrides_the_profile(run, standin):
     result = run("whoami", env={"IRIDESCIA_SERVER": standin.url, "IRIDESCIA_TOKEN": "tok-env"})
     assert result.exit_code == 0, result.output
     assert result.output == (
-        "Env <e@x> (user u9)\n"
+        "Env <e@x>\n"
         f"server {standin.url}, profile default, email reminders\n"
     )
     assert standin.requests[-1]["headers"]["Authorization"] == "Bearer tok-env"
@@ -169,3 +169,23 @@ def test_confirm_sends_the_code_or_asks_for_a_new_link(run, standin):
                    {"message": "a new confirmation link is on its way to ada@example.com"})
     resent = run("--server", standin.url, "confirm", "--resend", env={"IRIDESCIA_TOKEN": "t"})
     assert resent.output == "a new confirmation link is on its way to ada@example.com\n"
+
+
+def test_register_and_whoami_speak_japanese_under_a_japanese_lang(run, standin, isolated):
+    standin.answer("POST", "/users", 201, USER)
+    japanese = {"LANG": "ja_JP.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
+    result = run("--server", standin.url, "register", "--name", "Ada", "--email",
+                 "ada@example.com", env=japanese)
+    assert result.exit_code == 0, result.output
+    path = isolated / "config" / "iridescia" / "config.toml"
+    assert result.output == (
+        f"{standin.url} に Ada <ada@example.com> を登録しました。\n"
+        f"トークンを {path} のプロファイル 'default' に保存しました。\n"
+        "アドレスを確認してください：ada@example.com に送ったリンクを開いてください（確認されるまで、"
+        "他のメールは届きません）。\n"
+    )
+    standin.answer("GET", "/users/me", 200, {"id": "u1", "name": "Ada", "email": "ada@example.com",
+                                             "preferences": {"email": "digest"}})
+    assert run("whoami", env=japanese).output == (
+        "Ada <ada@example.com>\n"
+        f"サーバー {standin.url}、プロファイル default、メール digest\n")

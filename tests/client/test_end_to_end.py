@@ -170,7 +170,8 @@ def test_three_player_game_to_the_end(run, live, tmp_path):
     # Whoever starts plays the first turn by hand; the others see that it is not their turn.
     first = next(p for p in players if game_json(cli, p, game)["is_my_turn"])
     others = [p for p in players if p != first]
-    assert cli(others[0], "legal", game).output.startswith("Nothing to do now. Waiting for seat")
+    waiting = cli(others[0], "legal", game).output
+    assert waiting.startswith("Nothing to do now. Waiting for ") and "seat" not in waiting
     listed = cli(first, "legal", game).output.splitlines()
     assert listed[-1].startswith("The server will decide at ")  # the turn's deadline
     reveal = listed_lines(cli, first, game)[-1]

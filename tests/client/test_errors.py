@@ -177,5 +177,5 @@ def test_the_answer_to_a_command_tells_the_rhoms_turn_that_followed(run, standin
         "You collected the Desert Rainbow tile from 2c.\n"
         "Turn 8: the Rhom\n"
         "  The Rhom drew card 6 (double).\n"
-        "Version 11. Waiting for seat 0 (Rhom).\n"
+        "Version 11. Waiting for the Rhom.\n"
     )

@@ -1,0 +1,63 @@
+"""No English word shown to players escapes the catalogs (issue 30), beside test_catalogs.py,
+which checks every message marked for them has its Japanese:
+
+- the mail templates (server/notifications/templates/email) have no word outside `_()`/`_h()`;
+- the command line's messages (client/): every message passed to click.echo, ClickException,
+  UsageError or BadParameter is a `_()` lookup, not a bare English literal (help texts stay
+  English: docs/i18n.md says why)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+EMAIL = ROOT / "server/notifications/templates/email"
+# Words a mail keeps in every language: the reply marker the quote-cutter looks for, the mail
+# words and commands a player types, and the game's own name for the solo opponent.
+KEPT = {"Reply", "above", "this", "line", "rematch", "iridescia", "back", "join"}
+TAGS = re.compile(r"\{%.*?%\}|\{\{.*?\}\}|\{#.*?#\}|<[^>]*>|&\w+;", re.S)
+
+
+@pytest.mark.parametrize("template", sorted(p.name for p in EMAIL.iterdir()))
+def test_a_mail_template_has_no_word_outside_the_catalog(template):
+    text = re.sub(r"<style>.*?</style>", " ", (EMAIL / template).read_text(), flags=re.S)
+    text = TAGS.sub(" ", text)
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w not in KEPT]
+    assert words == [], f"{template}: {words} (wrap them in _() or _h())"
+
+
+SHOWN = {"echo", "secho", "ClickException", "UsageError", "BadParameter"}
+
+
+def _bare_messages(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        name = getattr(node.func, "attr", getattr(node.func, "id", None))
+        arg = node.args[0]
+        if name not in SHOWN:
+            continue
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            literal = arg.value
+        elif isinstance(arg, ast.JoinedStr):
+            if any(isinstance(v, ast.FormattedValue) and v.format_spec is not None
+                   and re.match(r"[<>^]", "".join(getattr(x, "value", "") for x in
+                                                  v.format_spec.values))
+                   for v in arg.values):
+                continue  # a table's aligned row: its headings are the column names
+            literal = "".join(v.value for v in arg.values if isinstance(v, ast.Constant))
+        else:
+            continue
+        if re.search(r"[A-Za-z]{3,}", literal):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {literal[:60]!r}")
+    return found
+
+
+def test_every_message_of_the_command_line_is_looked_up_in_its_catalog():
+    bare = [m for path in sorted((ROOT / "client").rglob("*.py")) for m in _bare_messages(path)]
+    assert bare == [], "wrap them in client.i18n._:\n" + "\n".join(bare)
