@@ -6,9 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-# Debian packages: headless Chromium and its driver for the browser tests (tests/server/web), and the
-# DejaVu fonts the board's PNG is drawn with. Installed with apt-get when one is missing.
-DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core
+# Debian packages: headless Chromium and its driver for the browser tests (tests/server/web), the
+# DejaVu fonts the board's PNG is drawn with, and a Japanese font (IPA Gothic) for the Japanese
+# pages in Chromium. Installed with apt-get when one is missing.
+DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core fonts-ipafont-gothic
 
 .PHONY: help venv run test lint bench openapi clean system-packages node-packages translations
 
