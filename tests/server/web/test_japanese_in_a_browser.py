@@ -24,8 +24,8 @@ from tests.server.web.test_in_a_browser import (  # noqa: F401 (fixtures)
 )
 
 # The text of a control cut short: wider than the box that shows it.
-CUT = ("return [...document.querySelectorAll('#game button, #game a, #game h1, #game h2, "
-       "#game th, #game td, header a, header button')].filter(e => e.offsetParent !== null "
+CUT = ("return [...document.querySelectorAll('main button, main a, main h1, main h2, main label, "
+       "main th, main td, header a, header button')].filter(e => e.offsetParent !== null "
        "&& e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())")
 
 
@@ -73,3 +73,28 @@ def test_a_turn_is_played_on_the_japanese_page_by_touching_the_board(  # noqa: F
     shot(browser, f"ja_turn_{size[0]}")
     assert overflow(browser) <= 0, f"{overflow(browser)} px too wide"
     assert browser.execute_script(CUT) == []
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_japanese_pages_off_the_board_fit_the_screen(site, browser, size):  # noqa: F811
+    """Japanese words are longer or shorter than English ones: each page, in Japanese, is no
+    wider than the screen and cuts no text short."""
+    app, url = site
+    api = app.test_client()
+    ada = register(api, "Ada", "ada@example.org")
+    bob = register(api, "Bob", "bob@example.org")
+    assert api.patch("/api/v1/users/me/preferences", json={"language": "ja"},
+                     headers=ada.headers).status_code == 200
+    game = create_started_game(api, [ada, bob], public=True)
+    at_size(browser, size)
+    _follow(browser, url + link_for(app, ada, "/"))
+    for path in ("/", "/settings", "/games/new", "/open", "/leaderboard", "/verify",
+                 f"/players/{ada.id}", f"/games/{game['id']}/settings"):
+        browser.get(url + path)
+        assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja", path
+        name = {"/": "home", f"/players/{ada.id}": "player",
+                f"/games/{game['id']}/settings": "game_settings"}.get(path, path.strip("/"))
+        name = name.replace("/", "_")
+        shot(browser, f"ja_{name}_{size[0]}")
+        assert overflow(browser) <= 0, (path, overflow(browser))
+        assert browser.execute_script(CUT) == [], path
