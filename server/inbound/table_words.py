@@ -75,7 +75,7 @@ def _act(session, user: User, game_id: str | None, words: str, now: datetime,
                  until=until.isoformat(), left=left)
     if words.startswith("notify"):
 
-        return choose_by_words(session, user, game_id, words, now)
+        return choose_by_words(session, user, game_id, words, now, language)
     word, _, value = words.partition(" ")
     if word in SETTINGS:
         column, said = SETTINGS[word]

@@ -24,8 +24,10 @@ from flask import current_app, has_app_context
 from itsdangerous import BadSignature, URLSafeSerializer
 from sqlmodel import select
 
+from server import i18n
 from server.config import Settings
 from server.http.errors import fail
+from server.i18n import N_
 from server.storage.models import Seat, User
 
 CHOICES = ("every_turn", "digest", "reminders", "none")
@@ -129,15 +131,26 @@ def choose(session, user: User, choice: str, now: datetime, game_id: str | None 
     return f"Mail for {where}: {told}."
 
 
-def choose_by_words(session, user: User, game_id: str | None, words: str, now: datetime) -> str:
-    """`notify digest 8`, `notify every`, `notify reminders here`, ..."""
+def choose_by_words(session, user: User, game_id: str | None, words: str, now: datetime,
+                    language: str | None = None) -> str:
+    """`notify digest 8`, `notify every`, `notify reminders here`, ...; the sentence saying
+    what it is now, in `language`."""
     rest = words.removeprefix("notify ").strip()
     here = rest.endswith(" here")
     rest = rest.removesuffix(" here").strip()
     hour = None
     if rest.startswith("digest "):
         rest, hour = "digest", int(rest.split()[1])
-    return choose(session, user, WORDS[rest], now, game_id if here else None, hour)
+    choice = WORDS[rest]
+    choose(session, user, choice, now, game_id if here else None, hour)
+    told = i18n.gettext(language, DESCRIBED[choice])
+    if choice == "digest":
+        told = i18n.translate(language, N_("{choice} at {hour}:00 ({zone})"), choice=told,
+                              hour=user.digest_hour, zone=user.time_zone)
+    if here and game_id is not None:
+        return i18n.translate(language, N_("Mail for game {game}: {choice}."), game=game_id,
+                              choice=told)
+    return i18n.translate(language, N_("Mail for all your games: {choice}."), choice=told)
 
 
 # One-click links: signed (itsdangerous, keyed from IRIDESCIA_SECRET_KEY) over the user, the

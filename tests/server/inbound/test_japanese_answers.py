@@ -90,3 +90,13 @@ def test_a_sender_who_chose_nothing_is_answered_as_content_language_asks(post, t
     assert post.ingest(reply(before, "Thanks again!")).status == "answered"
     post.deliver()
     assert f"Hello {duel.player.name}," in answer_to(post, duel.player.email)  # none: English
+
+
+def test_the_mail_words_are_answered_in_japanese(post, table, duel):
+    _choose(table, duel.player, language="ja")
+    assert post.ingest(reply(duel.mail, "notify reminders here\nplan clear")).status == "answered"
+    post.deliver()
+    text = flat(answer_to(post, duel.player.email))
+    assert f"ゲーム{duel.game_id}のメール：リマインダーのみ。" in text, text
+    assert "このゲームに予定はありませんでした。" in text
+    assert "Mail for" not in text and "no plan" not in text
