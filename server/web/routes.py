@@ -255,10 +255,11 @@ def board_picture(game_id: str):
     user, game, _seat = _viewer(session, game_id)
     if game.version == 0:
         fail(404, _("game %(game)s has not started: it has no board yet", game=game.id))
-    # Named as the mails of this version name them: one picture for both.
-    names = mail_seat_names(session, game, game.version)
+    # Named as the mails of this version name them: one picture for both. The names are read
+    # only to draw it (once a version), not for every request.
     picture = pictures.board_picture(game.id, game.version, lambda: board_png(
-        engine.view(service.load_state(session, game), None), names))
+        engine.view(service.load_state(session, game), None),
+        mail_seat_names(session, game, game.version)))
     return picture, 200, {"Content-Type": "image/png", "Cache-Control": "private, no-cache"}
 
 
