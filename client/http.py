@@ -41,32 +41,31 @@ class ApiError(click.ClickException):
         super().__init__(self.describe())
 
     def describe(self) -> str:
-        return f"the server answered {self.status}: {self.reason}"
+        return _("the server answered {status}: {reason}").format(status=self.status,
+                                                                  reason=self.reason)
 
 
 class NotAuthorized(ApiError):
     def describe(self) -> str:
-        return (
-            f"the server did not accept your token ({self.reason}). "
-            "Run `iridescia register`, or set IRIDESCIA_TOKEN to a valid token."
-        )
+        return _("the server did not accept your token ({reason}). Run `iridescia register`, "
+                 "or set IRIDESCIA_TOKEN to a valid token.").format(reason=self.reason)
 
 
 class Forbidden(ApiError):
     def describe(self) -> str:
-        return f"not allowed: {self.reason}"
+        return _("not allowed: {reason}").format(reason=self.reason)
 
 
 class NotFound(ApiError):
     def describe(self) -> str:
-        return f"not found: {self.reason}"
+        return _("not found: {reason}").format(reason=self.reason)
 
 
 class Rejected(ApiError):
     """422: the rules engine refused the command; the reason is the engine's."""
 
     def describe(self) -> str:
-        return f"rejected: {self.reason}"
+        return _("rejected: {reason}").format(reason=self.reason)
 
 
 class Stale(ApiError):
@@ -78,7 +77,7 @@ class Stale(ApiError):
         return int(value) if value is not None else None
 
     def describe(self) -> str:
-        return f"conflict: {self.reason}"
+        return _("conflict: {reason}").format(reason=self.reason)
 
 
 class Unreachable(click.ClickException):

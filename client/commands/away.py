@@ -47,12 +47,14 @@ def vacation(app: App, until, end: bool, as_json: bool) -> None:
 
 def _pause_line(game: dict) -> str:
     if game.get("paused"):
-        return f"Game {game['id']} is paused: no deadline runs until a player resumes it."
+        return _("Game {game} is paused: no deadline runs until a player resumes it.").format(
+            game=game["id"])
     waiting = [p.get("name", "?") for p in game.get("players", [])
                if p.get("kind") == "human" and not p.get("wants_pause")]
     if len(waiting) < len([p for p in game.get("players", []) if p.get("kind") == "human"]):
-        return f"Game {game['id']}: pause asked; waiting for {', '.join(waiting)}."
-    return f"Game {game['id']} runs: its clocks run again."
+        return _("Game {game}: pause asked; waiting for {names}.").format(
+            game=game["id"], names=", ".join(waiting))
+    return _("Game {game} runs: its clocks run again.").format(game=game["id"])
 
 
 @click.command()

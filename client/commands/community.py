@@ -120,8 +120,10 @@ def seeks(app: App, as_json: bool) -> None:
         click.echo(_("No seeks. `iridescia seek --seats 2` seeks a game."))
         return
     for row in rows:
-        made = f"made game {row['game_id']}" if row.get("game_id") else "waiting"
-        click.echo(f"{row['id']:>5}  {row['seats']} seats, pace {row['pace']}: {made}")
+        made = (_("made game {game}").format(game=row["game_id"]) if row.get("game_id")
+                else _("waiting"))
+        click.echo(_("{id:>5}  {seats} seats, pace {pace}: {made}").format(
+            id=row["id"], seats=row["seats"], pace=row["pace"], made=made))
 
 
 @click.command()
@@ -148,28 +150,31 @@ def player(app: App, user_id: int, as_json: bool) -> None:
         return
     click.echo(data["name"])
     for rating in data.get("ratings") or []:
-        status = (f"provisional, {rating['games']} of 5 games" if rating["provisional"]
-                  else f"{rating['games']} games")
+        status = (_("provisional, {games} of 5 games") if rating["provisional"]
+                  else _("{games} games")).format(games=rating["games"])
         click.echo(_("  {track_name}: {rating} ({status}, {wins} won)").format(track_name=rating['track_name'], rating=rating['rating'], status=status, wins=rating['wins']))
     if not data.get("ratings"):
         click.echo(_("  no rating yet"))
     for rate in data.get("win_rates") or []:
-        count = "solo" if rate["players"] == 1 else f"{rate['players']} players"
+        count = _("solo") if rate["players"] == 1 else _("{count} players").format(
+            count=rate["players"])
         click.echo(_("  {count}: won {wins} of {games} ({value}%)").format(count=count, wins=rate['wins'], games=rate['games'], value=round(rate['rate'] * 100)))
     for game in data.get("running_games") or []:
         click.echo(_("  playing {id} ({value}, {status})").format(id=game['id'], value=table_of(game), status=game['status']))
     for game in (data.get("finished_games") or [])[:10]:
         result = game.get("result")
-        told = ("won" if result["won"] else f"place {result['rank']} of {result['of']}") \
-            if result else "-"
+        told = (_("won") if result["won"] else _("place {rank} of {of}").format(
+            rank=result["rank"], of=result["of"])) if result else "-"
         click.echo(_("  finished {id} ({value}): {told}").format(id=game['id'], value=table_of(game), told=told))
 
 
 def table_of(game: dict) -> str:
     """"solo against the Rhom", "2 players + the Rhom", "3 players"."""
     if game.get("players") == 1:
-        return "solo against the Rhom"
-    return f"{game.get('players')} players{' + the Rhom' if game.get('rhom') else ''}"
+        return _("solo against the Rhom")
+    if game.get("rhom"):
+        return _("{count} players + the Rhom").format(count=game.get("players"))
+    return _("{count} players").format(count=game.get("players"))
 
 
 @click.command()

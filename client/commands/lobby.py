@@ -115,7 +115,7 @@ def games(app: App, as_json: bool) -> None:
                          if p.get("seat") == game.get("current_seat") and p.get("away_until")),
                         None)
             if away and game.get("status") == "active":
-                deadline = f"away until {short_time(away)}"
+                deadline = _("away until {moment}").format(moment=short_time(away))
         click.echo(
             f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
             f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} "

@@ -69,7 +69,8 @@ def legal(app: App, game: str, as_json: bool) -> None:
     commands = data.get("commands") or []
     # When the server plays the decision itself if you have not (a deadline, a removal grace).
     decides = data.get("server_decides_at")
-    decides_line = f"The server will decide at {short_time(decides)}." if decides else None
+    decides_line = (_("The server will decide at {moment}.").format(moment=short_time(decides))
+                    if decides else None)
     if not commands:
         info = game_helpers.fetch_game(api, game)
         click.echo(_("Nothing to do now. {value}").format(value=game_helpers.whose_turn(info)))

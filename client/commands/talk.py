@@ -45,7 +45,7 @@ def say(app: App, game: str, text: tuple[str, ...], spectators: bool, as_json: b
     if as_json:
         emit_json(message)
         return
-    to = "the players" if message.get("channel") == "players" else "the spectators"
+    to = _("the players") if message.get("channel") == "players" else _("the spectators")
     click.echo(_("Said to {to} of game {game}: {text}").format(to=to, game=game, text=message.get('text')))
 
 

@@ -174,3 +174,14 @@ def test_games_names_the_other_players_with_their_ratings(run, standin):
         "2026-12-03 04:03 UTC (20 hours left)\n"
         "g2           active    1+R     none  YOUR TURN                    the Rhom (1131)    -\n"
         "g3           finished  3       3d    finished                     Bob (1012?), Beryl -\n")
+
+
+def test_seeks_in_japanese_under_a_japanese_lang(run, standin):
+    standin.answer("GET", "/seeks", 200, [
+        {"id": 4, "seats": 3, "pace": "1d", "game_id": None},
+        {"id": 2, "seats": 2, "pace": "3d", "game_id": "g9"}])
+    standin.answer("DELETE", "/seeks/4", 204)
+    japanese = dict(env(standin), LANG="ja_JP.UTF-8", LC_ALL="", LC_MESSAGES="")
+    assert run("seeks", env=japanese).output == ("    4  3席、ペース 1d：待機中\n"
+                                                  "    2  2席、ペース 3d：ゲームg9を作成\n")
+    assert run("unseek", "4", env=japanese).output == "募集4を取り消しました。\n"
