@@ -12,6 +12,8 @@ from datetime import datetime
 from sqlalchemy import or_, update
 from sqlmodel import Session, select
 
+from server import i18n
+from server.i18n import N_, plain_mail
 from server.storage.models import AuditRecord, Event, Game, Outbox, Seat, User, dedupe_key
 
 
@@ -93,15 +95,21 @@ def abort_game(session: Session, game_id: str, reason: str, actor: str, now: dat
         select(User).join(Seat, Seat.user_id == User.id)
         .where(Seat.game_id == game.id, User.disabled_at.is_(None))
     ).all()
-    for user in players:
+    for user in players:  # each in their language; the operator's reason as they wrote it
+        language = i18n.mail_language(user)
+        subject = i18n.translate(language, N_("Gems of Iridescia {game}: the game was aborted"),
+                                 game=game.id)
+        text, html = plain_mail.bodies(language, subject, [
+            i18n.translate(language, N_("The server's operator aborted game {game}."),
+                           game=game.id),
+            i18n.translate(language, N_("The reason given: {reason}"), reason=reason.strip()),
+            i18n.gettext(language, N_("No more moves can be played in it.")),
+        ])
         session.add(Outbox(
             dedupe_key=dedupe_key(f"{game.id}/aborted/user{user.id}"), game_id=game.id,
-            user_id=user.id, to_email=user.email, kind="game_aborted",
-            subject=f"Gems of Iridescia {game.id}: the game was aborted",
-            text_body=(f"The server's operator aborted game {game.id} at version {game.version}"
-                       f".\n\nThe reason given: {reason.strip()}\n\nNo more moves can be played "
-                       "in it.\n"),
-            status="pending", next_attempt_at=now, created_at=now,
+            user_id=user.id, to_email=user.email, kind="game_aborted", subject=subject,
+            text_body=text, html_body=html, status="pending", next_attempt_at=now,
+            created_at=now,
         ))
     _record(session, actor, "games.abort", f"game:{game.id}", reason.strip(), now)
     return [user.email for user in players]

@@ -81,3 +81,21 @@ def test_an_invitation_is_in_the_language_of_the_invited_account(client, app, ad
     assert "<p><code>join</code></p>" in to_bob.html_body
     assert to_carol.subject == f"{ada.name} invites you to a game of Gems of Iridescia"
     assert "invites you to play" in to_carol.text_body and '<html lang="en">' in to_carol.html_body
+
+
+def test_an_aborted_games_mail_is_in_each_players_language(client, app, ada, bob):
+    from server.operators import abort_game
+    from server.storage.models import utcnow
+    from tests.server.play import create_started_game
+
+    _japanese(client, ada)
+    game = create_started_game(client, [ada, bob])
+    with session_scope(app_engine(app)) as session:
+        abort_game(session, game["id"], "サーバーの不具合", "operator:test", utcnow())
+    to_ada, to_bob = sorted(_mails(app, "game_aborted"), key=lambda m: m.to_email)
+    assert to_ada.subject == f"イリデシアの宝石 {game['id']}：ゲームは中止されました"
+    assert to_ada.text_body == (f"サーバーの管理者がゲーム{game['id']}を中止しました。\n\n"
+                                "理由：サーバーの不具合\n\nこのゲームではもう手を指せません。\n")
+    assert '<html lang="ja">' in to_ada.html_body and "理由：サーバーの不具合" in to_ada.html_body
+    assert to_bob.subject == f"Gems of Iridescia {game['id']}: the game was aborted"
+    assert "version" not in to_bob.text_body  # players see no versions
