@@ -65,23 +65,24 @@ def short_time(value: str | None) -> str:
 def game_lines(game: dict) -> list[str]:
     """A game object in a few lines (what `new`, `join`, `start` and `leave` print)."""
     variants = game.get("variants") or {}
-    lines = [
-        f"Game {game['id']}: {game.get('status')}, {game.get('seats')} seat(s)"
-        f"{' + the Rhom' if game.get('rhom') else ''}, version {game.get('version', 0)}",
-    ]
+    rhom = _(" + the Rhom") if game.get("rhom") else ""
+    lines = [_("Game {game}: {status}, {seats} seat(s){rhom}, version {version}").format(
+        game=game["id"], status=game.get("status"), seats=game.get("seats"), rhom=rhom,
+        version=game.get("version", 0))]
     if variants:
         lines.append(
-            "  variants: " + ", ".join(f"{k}={v}" for k, v in sorted(variants.items()))
+            _("  variants: ") + ", ".join(f"{k}={v}" for k, v in sorted(variants.items()))
         )
     if game.get("join_code"):
-        lines.append(f"  join code: {game['join_code']}")
+        lines.append(_("  join code: {code}").format(code=game["join_code"]))
     for player in game.get("players", []):  # in table order once started; never a seat number
-        away = (f", away until {short_time(player['away_until'])}"
+        away = (_(", away until {moment}").format(moment=short_time(player["away_until"]))
                 if player.get("away_until") else "")
-        lines.append(f"  player: {player.get('name')} ({player.get('kind')}){away}")
+        lines.append(_("  player: {name} ({kind}){away}").format(
+            name=player.get("name"), kind=player.get("kind"), away=away))
     if game.get("status") == "active":
-        lines.append(f"  turn: {describe_turn(game)}"
-                     + (" (the game is paused)" if game.get("paused") else ""))
+        lines.append(_("  turn: {turn}").format(turn=describe_turn(game))
+                     + (_(" (the game is paused)") if game.get("paused") else ""))
     return lines
 
 
