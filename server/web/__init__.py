@@ -5,6 +5,8 @@
   the lobby (lobby_pages.py: ``/games/new``, ``/join/CODE``, invite, start, leave); settings
   (settings_pages.py, time_away.py); the board's stylesheet and the log's download
   (game_files.py); errors on these paths are pages, on ``/api/`` JSON as before;
+- every page in the reader's language (language.py picks it: the player's choice, else
+  Accept-Language; page_filters.py: dates, paces and levels in its words; docs/i18n.md);
 - sessions (server/users/sign_in.py): Flask's signed cookie session on the pages only (the API
   keeps none), CSRF protection on every page form (Flask-WTF);
 - ``/docs``: Swagger UI (5.x, which reads OpenAPI 3.1) from the flask-swagger-ui package's
