@@ -115,7 +115,8 @@ def _post_said(app, db, game_id: str, user_id: int, message_key: str, said: list
                 session.rollback()
                 told.append(i18n.translate(
                     language, N_('Not posted, line {number} "{text}": {reason}'),
-                    number=line.number, text=clean(line.said)[:60], reason=error.message))
+                    number=line.number, text=clean(line.said)[:60],
+                    reason=error.in_language(language)))
     return told
 
 

@@ -19,6 +19,8 @@ from sqlalchemy import bindparam, func
 from sqlmodel import select
 
 from engine.text.wording import clean
+from server import i18n
+from server.i18n import N_
 from server.storage.models import Command, Game, Message, Seat, User
 
 MAX_LENGTH = 1000
@@ -32,11 +34,18 @@ _FOLDED = re.compile(r"[\t\n\r\x0b\x0c\u2028\u2029]+")
 
 
 class MessageRefused(Exception):
-    """A message that is not posted: the HTTP status that says why, and the words for the user."""
+    """A message that is not posted: the HTTP status that says why, and the words for the user
+    (`message` in English; `in_language(lang)` in theirs: `words` is the catalog's message,
+    `values` its fields)."""
 
-    def __init__(self, status: int, message: str, retry_after: int | None = None):
+    def __init__(self, status: int, words: str, retry_after: int | None = None, **values):
+        message = words.format(**values) if values else words
         super().__init__(message)
         self.status, self.message, self.retry_after = status, message, retry_after
+        self.words, self.values = words, values
+
+    def in_language(self, language: str | None) -> str:
+        return i18n.translate(language, self.words, **self.values)
 
 
 @dataclass(frozen=True)
@@ -54,10 +63,11 @@ def clean_text(raw: str) -> str:
     when nothing is left or it is longer than MAX_LENGTH."""
     text = clean(_FOLDED.sub(" ", raw)).strip()
     if not text:
-        raise MessageRefused(422, "the message is empty: write something to say")
+        raise MessageRefused(422, N_("the message is empty: write something to say"))
     if len(text) > MAX_LENGTH:
-        raise MessageRefused(422, f"a message has at most {MAX_LENGTH:,} characters; yours has "
-                                  f"{len(text):,}: shorten it or say it in two messages")
+        raise MessageRefused(422, N_("a message has at most {most:,} characters; yours has "
+                                     "{length:,}: shorten it or say it in two messages"),
+                             most=MAX_LENGTH, length=len(text))
     return text
 
 
@@ -94,9 +104,12 @@ def _check_rate(session, game: Game, user: User, limits: Limits, now: datetime) 
                            Message.created_at > now - window)
                     .order_by(Message.created_at.desc()).offset(allowed - 1)).first()
             wait = max(1, math.ceil((oldest + window - now).total_seconds()))
-            raise MessageRefused(429, f"you have posted {count} messages in game {game.id} in "
-                                      f"the past {per}, the most allowed: wait {wait} seconds",
-                                 retry_after=wait)
+            raise MessageRefused(429, N_("you have posted {count} messages in game {game} in "
+                                         "the past minute, the most allowed: wait {wait} seconds")
+                                 if per == "minute" else
+                                 N_("you have posted {count} messages in game {game} in the "
+                                    "past hour, the most allowed: wait {wait} seconds"),
+                                 retry_after=wait, count=count, game=game.id, wait=wait)
 
 
 def post(session, game: Game, user: User, member: bool, raw_text: str, now: datetime,

@@ -100,3 +100,12 @@ def test_the_mail_words_are_answered_in_japanese(post, table, duel):
     assert f"ゲーム{duel.game_id}のメール：リマインダーのみ。" in text, text
     assert "このゲームに予定はありませんでした。" in text
     assert "Mail for" not in text and "no plan" not in text
+
+
+def test_a_message_too_long_is_refused_in_japanese(post, table, duel):
+    _choose(table, duel.player, language="ja")
+    assert post.ingest(reply(duel.mail, "say " + "x" * 1001)).status == "said"
+    post.deliver()
+    text = flat(answer_to(post, duel.player.email))
+    assert "1行目「" in text and "」は投稿されませんでした：メッセージは1,000文字までです（このメッセージは1,001文字）" in text, text
+    assert "Not posted" not in text and "at most" not in text
