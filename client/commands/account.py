@@ -32,24 +32,18 @@ def _save_token(app: App, api, token: str, user_id: int | None):
 @pass_app
 @example("iridescia --server http://127.0.0.1:5000 register --name Ada --email ada@example.com")
 def register(app: App, name: str, email: str, as_json: bool) -> None:
-    """Create an account and store its token in the current profile.
+    """Create an account; its token comes by mail.
 
-    The server mails EMAIL a link to confirm it; until it is opened, the address gets no other
-    mail. If EMAIL already has an account, no token is given: its owner is mailed a link to a
-    new one (`iridescia recover --code CODE`)."""
+    The server mails EMAIL a link to confirm it (until it is opened, the address gets no other
+    mail); `iridescia confirm --code CODE` with the mail's code then saves the account's token
+    in the current profile. If EMAIL already has an account, the mail has a link to a new token
+    instead (`iridescia recover --code CODE`). The answer is the same either way."""
     api = app.api()
-    user = api.post("/users", {"name": name, "email": email}, auth=False)
-    if user.get("token"):
-        cfg, profile = _save_token(app, api, user["token"], user.get("id"))
+    answer = api.post("/users", {"name": name, "email": email}, auth=False)
     if as_json:
-        emit_json({k: v for k, v in user.items() if k != "token"})
+        emit_json(answer)
         return
-    if not user.get("token"):
-        click.echo(_("A mail is on its way to {email}. If that address already has an account, no token is given here: the mail has a link to a new one (or run the `iridescia recover --code CODE` it shows).").format(email=user['email']))
-        return
-    click.echo(_("Registered {name} <{email}> on {server}.").format(name=user['name'], email=user['email'], server=api.server))
-    click.echo(_("Token saved in profile {name!r} of {path}.").format(name=profile.name, path=cfg.path))
-    click.echo(_("Confirm your address: open the link mailed to {email} (until then it gets no other mail).").format(email=user['email']))
+    click.echo(_("A mail is on its way to {email}. Run the `iridescia confirm --code CODE` it shows (or open its link) to confirm the address and save your token in this profile. If the address already had an account, the mail shows how to get a new token instead (`iridescia recover --code CODE`).").format(email=email))
 
 
 @click.command()
@@ -80,7 +74,8 @@ def recover(app: App, email: str | None, code: str | None) -> None:
 @example("iridescia confirm --resend")
 def confirm(app: App, code: str | None, resend: bool) -> None:
     """Confirm your address (`--code` from the mailed link, or open the link), or have a new
-    link mailed (`--resend`). Until it is confirmed, the server mails it nothing else."""
+    link mailed (`--resend`). Until it is confirmed, the server mails it nothing else.
+    Confirming a new account saves its API token in the current profile."""
     if bool(code) == resend:
         raise click.UsageError(_("give --code (from the mail) or --resend"))
     api = app.api()
@@ -88,7 +83,12 @@ def confirm(app: App, code: str | None, resend: bool) -> None:
         click.echo(api.post("/users/me/verification")["message"])
         return
     user = api.post("/users/verify", {"code": code}, auth=False)
+    if not user.get("token"):
+        click.echo(_("{email} is confirmed: the server mails it your turns from now on.").format(email=user['email']))
+        return
+    cfg, profile = _save_token(app, api, user["token"], user.get("id"))
     click.echo(_("{email} is confirmed: the server mails it your turns from now on.").format(email=user['email']))
+    click.echo(_("Token of {name} saved in profile {profile!r} of {path}.").format(name=user['name'], profile=profile.name, path=cfg.path))
 
 
 @click.command()

@@ -64,15 +64,20 @@ def _words(user: User):  # noqa: ANN202
     return functools.partial(i18n.translate, i18n.mail_language(user))
 
 
-def confirmation(session: Session, user: User, now: datetime) -> bool:
-    """Queue the mail that confirms the account's address; False when the cap stopped it."""
+def confirmation(session: Session, user: User, now: datetime, join: str | None = None) -> bool:
+    """Queue the mail that confirms the account's address (its link opens the join code
+    ``join`` after); False when the cap stopped it. Confirming gives the confirmer the
+    account's API token (server/users/verification.confirm)."""
     say = _words(user)
-    url = links.link(links.CONFIRM, links.make_code(links.CONFIRM, user))
+    code = links.make_code(links.CONFIRM, user)
+    url = links.link(links.CONFIRM, code, join=join)
     return _queue(session, user, VERIFY_EMAIL, say(N_("Confirm your address for Iridescia")), [
         say(N_("Hello {name},"), name=user.name),
         say(N_("someone (we hope you) registered {email} at Iridescia. Open this link to "
                "confirm that the address is yours:"), email=user.email),
         Line(url),
+        say(N_("or with the command line client:")),
+        Line(f"iridescia confirm --code {code}"),
         say(N_("The link is good for {hours} hours. Until the address is confirmed, Iridescia "
                "sends it no other mail (no turns, no reminders, no invitations).\nIf you did "
                "not register, ignore this mail: nothing more will come."),

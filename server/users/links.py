@@ -50,9 +50,11 @@ def make_code(purpose: str, user: User) -> str:
     return _serializer(purpose).dumps({"u": user.id, "p": proof})
 
 
-def link(purpose: str, code: str) -> str:
+def link(purpose: str, code: str, join: str | None = None) -> str:
+    """The page's address for ``code``; ``join``: a join code the page offers after."""
     base = current_app.config["BASE_URL"].rstrip("/")
-    return f"{base}{PAGES[purpose]}?{urlencode({'code': code})}"
+    query = {"code": code, **({"join": join} if join else {})}
+    return f"{base}{PAGES[purpose]}?{urlencode(query)}"
 
 
 def hours(purpose: str) -> int:

@@ -58,11 +58,21 @@ def user_to_confirm(session: Session, code_text: str) -> User:
     return user
 
 
-def confirm(session: Session, code_text: str, now: datetime) -> User:
+def confirm(session: Session, code_text: str, now: datetime) -> tuple[User, str | None]:
+    """Confirm the code's address. An unconfirmed account's token is rotated and the new one
+    returned: its owner gets it here (registering showed it to nobody), and a token made before
+    the address was proved (an account pre-hijack, issue 32 H3; accounts registered before
+    tokens travelled by mail) stops working, with its page sessions and sign-in links. An
+    account confirmed before (one whose mail bounced, confirming again) keeps its token: None."""
     user = user_to_confirm(session, code_text)
-    if mark_verified(user, now):
+    token = None
+    if user.verified_at is None:
+        token = new_token()
+        KNOWN_TOKENS.forget(user.token_hash)
+        user.token_hash = hash_token(token)
+    if mark_verified(user, now) or token is not None:
         session.add(user)
-    return user
+    return user, token
 
 
 def user_to_recover(session: Session, code_text: str) -> User:

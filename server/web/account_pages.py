@@ -6,14 +6,14 @@ mail, thus confirm nothing and use up no recovery link."""
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
 from server.clock import now
 from server.storage.db import db_session
 from server.storage.models import utcnow
-from server.users import verification
+from server.users import sign_in, verification
 from server.users.mail_choices import DESCRIBED, choose, read_link
 
 pages = Blueprint("account_pages", __name__, template_folder="templates")
@@ -46,6 +46,12 @@ def _code() -> str:
     return (request.values.get("code") or "").strip()
 
 
+def _join() -> str:
+    """The join code the confirmation link carries (registering from an invitation's page)."""
+    join = (request.values.get("join") or "").strip()
+    return join if join.isalnum() and len(join) <= 32 else ""
+
+
 @pages.get("/verify")
 def show_confirmation():
     try:
@@ -57,20 +63,27 @@ def show_confirmation():
                      lines=[_("%(email)s is confirmed already.", email=user.email)])
     return _page(title=_("Confirm your address"), lines=[
         _("Confirm that %(email)s is yours and may be sent Iridescia's mail.",
-          email=user.email)], button=_("Confirm"), action="/verify", code=_code())
+          email=user.email)], button=_("Confirm"), action="/verify", code=_code(),
+        join=_join())
 
 
 @pages.post("/verify")
 def confirm():
     session = db_session()
     try:
-        user = verification.confirm(session, _code(), utcnow())
+        user, token = verification.confirm(session, _code(), utcnow())
     except HTTPException as error:
         return _problem(error)
+    if token is None:
+        session.commit()
+        return _page(title=_("Address confirmed"), lines=[
+            _("Thank you: %(email)s is confirmed. Iridescia mails it your turns from now on.",
+              email=user.email)])
+    sign_in.sign_in(session, user, utcnow())  # the new token ended every session before
     session.commit()
-    return _page(title=_("Address confirmed"), lines=[
-        _("Thank you: %(email)s is confirmed. Iridescia mails it your turns from now on.",
-          email=user.email)])
+    page = render_template("registered.html", user=user, token=token,
+                           server=current_app.config["BASE_URL"], join=_join())
+    return page, 200, {"Cache-Control": "no-store"}
 
 
 @pages.get("/recover")

@@ -30,8 +30,7 @@ from server.plans import store as plans
 from server.ratings import derived
 from server.storage.db import db_session
 from server.storage.models import Game, Outbox, User, utcnow
-from server.users import account_mail, sign_in
-from server.users.accounts import AlreadyRegistered, register_user
+from server.users import account_mail, accounts, sign_in
 from server.vacations import away
 from server.web import page_filters
 from server.web.commands import name_or_id
@@ -160,7 +159,9 @@ def sign_out():
 
 @blp.route("/register", methods=["GET", "POST"])
 def register():
-    """Make an account from the page: its API token is shown once, and the browser is signed in."""
+    """Make an account from the page: the answer is the same whether or not the address has an
+    account (check your mail); the mailed link confirms the address, signs the browser in and
+    shows the API token once (server/web/account_pages.py)."""
     if request.method == "GET":
         return render_template("register.html", join=request.args.get("join", ""))
     try:  # the API's rules for a name and an address
@@ -172,19 +173,13 @@ def register():
         fail(400, _("this is not a name and an email address (%(fields)s): correct it and retry",
                     fields=fields))
     spend_account_request()
-    try:
-        user, token = register_user(db_session(), data["name"], data["email"], utcnow())
-    except AlreadyRegistered:  # answered as a new address's mail is: nobody learns who is here
-        return render_template("message.html", title=_("Check your email"), message=_(
-            "A mail is on its way to %(email)s. If the address already had an account, its link "
-            "gives you a new token; otherwise open its link to confirm the address.",
-            email=data["email"]))
-    session = db_session()
-    sign_in.sign_in(session, user, utcnow())
-    session.commit()
-    return render_template("registered.html", user=user, token=token,
-                           server=current_app.config["BASE_URL"],
-                           join=request.form.get("join", ""))
+    accounts.register(db_session(), data["name"], data["email"], utcnow(),
+                      join=request.form.get("join") or None)
+    # The same page whether or not the address had an account: nobody learns who is here.
+    return render_template("message.html", title=_("Check your email"), message=_(
+        "A mail is on its way to %(email)s. If the address already had an account, its link "
+        "gives you a new token; otherwise open its link to confirm the address.",
+        email=data["email"]))
 
 
 @blp.post("/join")

@@ -34,6 +34,13 @@ class LiveServer:
         for thread in self.threads:
             thread.start()
 
+    def mailed_code(self, email: str) -> str:
+        """The code of the confirmation link the server mailed to ``email`` (what a player
+        passes to `iridescia confirm --code`)."""
+        from tests.accounts import mailed_code
+
+        return mailed_code(self.db, email)
+
     def _play_automatic_turns(self):
         from server.scheduler.automatic import play_due_turns
 

@@ -14,6 +14,8 @@ def test_games_warns_when_mail_to_my_address_bounces(run, live):
     env = {"IRIDESCIA_SERVER": live.url}
     assert run("--profile", "ada", "register", "--name", "Ada", "--email", "ada@example.org",
                env=env).exit_code == 0
+    assert run("--profile", "ada", "confirm", "--code", live.mailed_code("ada@example.org"),
+               env=env).exit_code == 0
     game_id = json.loads(run("--profile", "ada", "new", "--seats", "1", "--json",
                              env=env).output)["id"]
     quiet = run("--profile", "ada", "games", env=env)

@@ -11,34 +11,45 @@ from client import config
 USER = {"id": "u1", "name": "Ada", "email": "ada@example.com", "token": "tok-ada"}
 
 
-def test_register_stores_the_token_in_a_private_toml_file(run, standin, isolated):
-    standin.answer("POST", "/users", 201, USER)
+REGISTERED = {"message": "a mail is on its way to ada@example.com: ..."}
+CONFIRMED = dict(USER, verified=True, message="ada@example.com is confirmed: ...")
+
+
+def test_register_then_confirm_stores_the_token_in_a_private_toml_file(run, standin, isolated):
+    standin.answer("POST", "/users", 202, REGISTERED)
     result = run("--server", standin.url, "register", "--name", "Ada", "--email",
                  "ada@example.com")
     assert result.exit_code == 0, result.output
     path = isolated / "config" / "iridescia" / "config.toml"
     assert result.output == (
-        f"Registered Ada <ada@example.com> on {standin.url}.\n"
-        f"Token saved in profile 'default' of {path}.\n"
-        "Confirm your address: open the link mailed to ada@example.com (until then it gets no "
-        "other mail).\n"
-    )
+        "A mail is on its way to ada@example.com. Run the `iridescia confirm --code CODE` it "
+        "shows (or open its link) to confirm the address and save your token in this profile. "
+        "If the address already had an account, the mail shows how to get a new token instead "
+        "(`iridescia recover --code CODE`).\n")
+    assert not path.exists()  # the token travels by mail only
+    standin.answer("POST", "/users/verify", 200, CONFIRMED)
+    confirmed = run("--server", standin.url, "confirm", "--code", "c0de")
+    assert confirmed.exit_code == 0, confirmed.output
+    assert confirmed.output == (
+        "ada@example.com is confirmed: the server mails it your turns from now on.\n"
+        f"Token of Ada saved in profile 'default' of {path}.\n")
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     saved = config.load(path)
     assert saved.profile("default").token == "tok-ada"
     assert saved.profile("default").server == standin.url
     assert standin.requests[0]["json"] == {"name": "Ada", "email": "ada@example.com"}
-    assert "Authorization" not in standin.requests[0]["headers"]
+    assert standin.requests[1]["json"] == {"code": "c0de"}
+    assert not any("Authorization" in r["headers"] for r in standin.requests)
 
 
 def test_profiles_keep_separate_tokens_and_the_token_is_sent(run, standin):
-    standin.answer("POST", "/users", 201, USER)
-    assert run("--server", standin.url, "register", "--name", "Ada",
-               "--email", "ada@example.com").exit_code == 0
+    standin.answer("POST", "/users/verify", 200, CONFIRMED)
+    assert run("--server", standin.url, "confirm", "--code", "a").exit_code == 0
     standin.answers.clear()
-    standin.answer("POST", "/users", 201, dict(USER, id="u2", name="Bob", token="tok-bob"))
-    assert run("--profile", "bob", "--server", standin.url, "register", "--name", "Bob",
-               "--email", "bob@example.com").exit_code == 0
+    standin.answer("POST", "/users/verify", 200,
+                   dict(CONFIRMED, id="u2", name="Bob", token="tok-bob"))
+    assert run("--profile", "bob", "--server", standin.url, "confirm", "--code", "b"
+               ).exit_code == 0
     standin.answer("GET", "/users/me", 200, {"id": "u2", "name": "Bob", "email": "b@x",
                                              "preferences": {"email": "none"}})
     result = run("--profile", "bob", "whoami")
@@ -127,18 +138,6 @@ def test_toml_strings_with_quotes_survive_a_round_trip(isolated):
     assert (loaded.server, loaded.token) == ("http://h/\\x", 't"o\\k')
 
 
-def test_registering_a_taken_address_saves_no_token_and_says_where_it_is(run, standin, isolated):
-    standin.answer("POST", "/users", 201, dict(USER, id=None, token=None))
-    result = run("--server", standin.url, "register", "--name", "Ada", "--email",
-                 "ada@example.com")
-    assert result.exit_code == 0, result.output
-    assert result.output == (
-        "A mail is on its way to ada@example.com. If that address already has an account, no "
-        "token is given here: the mail has a link to a new one (or run the `iridescia recover "
-        "--code CODE` it shows).\n")
-    assert not (isolated / "config" / "iridescia" / "config.toml").exists()
-
-
 def test_recover_asks_for_a_link_then_trades_its_code_for_a_saved_token(run, standin, isolated):
     standin.answer("POST", "/users/recover", 202,
                    {"message": "if ada@example.com has an account, a mail with a link to a new "
@@ -160,7 +159,8 @@ def test_recover_asks_for_a_link_then_trades_its_code_for_a_saved_token(run, sta
 
 
 def test_confirm_sends_the_code_or_asks_for_a_new_link(run, standin):
-    standin.answer("POST", "/users/verify", 200, dict(USER, verified=True))
+    # An address confirmed before (its mail bounced) keeps its token: nothing is saved.
+    standin.answer("POST", "/users/verify", 200, dict(CONFIRMED, token=None))
     confirmed = run("--server", standin.url, "confirm", "--code", "c0de")
     assert confirmed.output == ("ada@example.com is confirmed: the server mails it your turns "
                                 "from now on.\n")

@@ -22,9 +22,13 @@ def profile_runner(run, live):
     return as_player
 
 
-def register(cli, profile: str, name: str) -> None:
-    result = cli(profile, "register", "--name", name, "--email", f"{name.lower()}@example.org")
+def register(cli, profile: str, name: str, live) -> None:
+    """Register as a player does: the token comes from confirming the mailed code."""
+    email = f"{name.lower()}@example.org"
+    result = cli(profile, "register", "--name", name, "--email", email)
     assert result.exit_code == 0, result.output
+    result = cli(profile, "confirm", "--code", live.mailed_code(email))
+    assert result.exit_code == 0 and "Token of" in result.output, result.output
 
 
 def typed(cli, profile: str, game: str, line: str):
@@ -111,7 +115,7 @@ def test_solo_game_against_the_rhom(run, live, tmp_path):
     if not rhom_is_playable():
         pytest.skip("engine: the Rhom is still a stub (rhom_turn raises 'not implemented')")
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
+    register(cli, "ada", "Ada", live)
     created = cli("ada", "new", "--seats", "1", "--rhom-delay", "0", "--json")
     assert created.exit_code == 0, created.output
     game = json.loads(created.output)["id"]
@@ -154,7 +158,7 @@ def test_three_player_game_to_the_end(run, live, tmp_path):
     cli = profile_runner(run, live)
     players = {"ada": "Ada", "bob": "Bob", "cy": "Cy"}
     for profile, name in players.items():
-        register(cli, profile, name)
+        register(cli, profile, name, live)
     created = cli("ada", "new", "--seats", "3", "--mining-cost", "3", "--json")
     assert created.exit_code == 0, created.output
     game = json.loads(created.output)["id"]
@@ -200,8 +204,8 @@ def test_autoplay_plays_a_turn_on_one_read_of_the_legal_commands(run, live):
     """Each command's answer lists what may follow, so a turn of several commands reads
     GET /legal only at its start (and once more to find the turn over)."""
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
-    register(cli, "bob", "Bob")
+    register(cli, "ada", "Ada", live)
+    register(cli, "bob", "Bob", live)
     created = cli("ada", "new", "--seats", "2", "--json")
     game = json.loads(created.output)["id"]
     invited = cli("ada", "invite", game, "bob@example.org", "--json")
@@ -247,7 +251,7 @@ def test_a_game_against_a_bot_seat_and_my_turn_played_by_the_strong_search(run, 
     seed = next(f"bot-e2e-{i}" for i in range(1000) if ada_first(f"bot-e2e-{i}"))
     monkeypatch.setattr(service, "new_seed", lambda: (seed, service.seed_hash(seed)))
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
+    register(cli, "ada", "Ada", live)
     refused = cli("ada", "new", "--seats", "2", "--bots", "2")
     assert refused.exit_code == 2 and "at most --bots 1 with --seats 2" in refused.output
     created = cli("ada", "new", "--seats", "2", "--bots", "1", "--bot-policy", "greedy",

@@ -23,6 +23,8 @@ def table(run, live):
     for profile, name in (("ada", "Ada"), ("bob", "Bob")):
         assert cli(profile, "register", "--name", name,
                    "--email", f"{profile}@example.org").exit_code == 0
+        assert cli(profile, "confirm", "--code",
+                   live.mailed_code(f"{profile}@example.org")).exit_code == 0
     created = json.loads(cli("ada", "new", "--seats", "2", "--deadline-hours", "48",
                              "--json").output)
     assert cli("bob", "join", created["join_code"]).exit_code == 0

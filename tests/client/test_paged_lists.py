@@ -14,6 +14,8 @@ def test_games_lists_every_game_across_pages(run, live, monkeypatch):
     env = {"IRIDESCIA_SERVER": live.url}
     assert run("--profile", "ada", "register", "--name", "Ada", "--email", "ada@example.org",
                env=env).exit_code == 0
+    assert run("--profile", "ada", "confirm", "--code", live.mailed_code("ada@example.org"),
+               env=env).exit_code == 0
     made = {json.loads(run("--profile", "ada", "new", "--seats", "1", "--json", env=env).output
                        )["id"] for _ in range(21)}
     listed = json.loads(run("--profile", "ada", "games", "--json", env=env).output)
@@ -28,6 +30,8 @@ def test_log_reads_every_event_past_the_feeds_limit(run, live, monkeypatch):
 
     env = {"IRIDESCIA_SERVER": live.url}
     assert run("--profile", "ada", "register", "--name", "Ada", "--email", "ada@example.org",
+               env=env).exit_code == 0
+    assert run("--profile", "ada", "confirm", "--code", live.mailed_code("ada@example.org"),
                env=env).exit_code == 0
     game = json.loads(run("--profile", "ada", "new", "--seats", "1", "--json", env=env).output)
     api = http.ApiClient(live.url, config.load().profile("ada").token)

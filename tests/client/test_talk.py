@@ -20,6 +20,7 @@ def test_say_and_read_messages_on_both_channels(run, live):
     for profile in ("ada", "bob", "eve"):
         cli(profile, "register", "--name", profile.capitalize(),
             "--email", f"{profile}@example.org")
+        cli(profile, "confirm", "--code", live.mailed_code(f"{profile}@example.org"))
     game = json.loads(cli("ada", "new", "--seats", "2", "--public", "--json"))
     gid = game["id"]
     cli("bob", "join", game["join_code"])
@@ -54,6 +55,7 @@ def test_another_persons_control_characters_are_shown_escaped(run, live):
     for profile in ("ada", "bob"):
         cli(profile, "register", "--name", profile.capitalize(),
             "--email", f"{profile}@example.org")
+        cli(profile, "confirm", "--code", live.mailed_code(f"{profile}@example.org"))
     game = json.loads(cli("ada", "new", "--seats", "2", "--json"))
     cli("bob", "join", game["join_code"])
     cli("bob", "say", game["id"], "placeholder")

@@ -27,6 +27,7 @@ def test_no_command_prints_another_players_control_characters(run, live):
     for profile in ("ada", "bob", "eve"):
         cli(profile, "register", "--name", profile.capitalize(),
             "--email", f"{profile}@example.org")
+        cli(profile, "confirm", "--code", live.mailed_code(f"{profile}@example.org"))
     game = json.loads(cli("ada", "new", "--seats", "2", "--public", "--json"))
     cli("bob", "join", game["join_code"])
     with live.db.begin() as connection:

@@ -16,6 +16,7 @@ def test_a_webhook_set_at_creation_shown_replaced_and_removed(run, live):
     live.app.config["WEBHOOK_ALLOW_PRIVATE"] = 1  # the receiver would be on loopback
     cli = _as(run, live)
     assert cli("register", "--name", "Ada", "--email", "ada@example.org").exit_code == 0
+    assert cli("confirm", "--code", live.mailed_code("ada@example.org")).exit_code == 0
     created = cli("new", "--seats", "2", "--webhook", "http://127.0.0.1:9/hook?format=slack")
     assert created.exit_code == 0, created.output
     game = re.match(r"Game (\w+):", created.output).group(1)
@@ -43,6 +44,7 @@ def test_a_webhook_set_at_creation_shown_replaced_and_removed(run, live):
 def test_a_private_address_is_refused_with_the_servers_reason(run, live):
     cli = _as(run, live)
     cli("register", "--name", "Ada", "--email", "ada@example.org")
+    cli("confirm", "--code", live.mailed_code("ada@example.org"))
     refused = cli("new", "--seats", "2", "--webhook", "http://169.254.169.254/latest")
     assert refused.exit_code == 1
     assert ("webhook URL refused: the host '169.254.169.254' resolves to 169.254.169.254, a "

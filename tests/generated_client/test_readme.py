@@ -19,9 +19,12 @@ def test_the_readme_plays_a_command_with_the_generated_client(generated, live):
     assert len(code.strip().splitlines()) <= 6
     models = importlib.import_module(f"{generated.__name__}.models")
     users = importlib.import_module(f"{generated.__name__}.api.users.register_user")
+    verify = importlib.import_module(f"{generated.__name__}.api.users.verify_address")
     create = importlib.import_module(f"{generated.__name__}.api.games.create_game")
-    ada = users.sync(client=generated.Client(base_url=live.url),
-                     body=models.UserCreate(name="Ada", email="ada@example.org"))
+    users.sync(client=generated.Client(base_url=live.url),
+               body=models.UserCreate(name="Ada", email="ada@example.org"))
+    ada = verify.sync(client=generated.Client(base_url=live.url),
+                      body=models.Code(code=live.mailed_code("ada@example.org")))
     me = generated.AuthenticatedClient(base_url=live.url, token=ada.token)
     game = create.sync(client=me, body=models.GameCreate(seats=1))
     get_game = importlib.import_module(f"{generated.__name__}.api.games.get_game")

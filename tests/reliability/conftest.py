@@ -47,9 +47,9 @@ def served(app) -> Iterator[str]:
 
 
 @pytest.fixture
-def http_api(served) -> Iterator[Api]:
+def http_api(served, app) -> Iterator[Api]:
     with requests.Session() as session:
-        yield Api(session, served)
+        yield Api(session, served, db=app)
 
 
 @pytest.fixture

@@ -21,9 +21,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import select
 
+from server.games.seeding import dice_seed
 from server.storage.db import session_scope
 from server.storage.models import Command, Event, Game, Seat
-from tests.accounts import confirm
+from tests.accounts import mailed_code
 
 
 @dataclass
@@ -41,10 +42,13 @@ class Player:
 class Api:
     """The REST API over a Flask test client (in-process) or a requests session (real HTTP)."""
 
-    def __init__(self, client: Any, base_url: str = "") -> None:
+    def __init__(self, client: Any, base_url: str = "", db: Any = None) -> None:
+        """``db``: the server's database (an engine or URL), where real HTTP reads the mailed
+        confirmation codes."""
         self.client = client
         self.base_url = base_url
         self.real_http = bool(base_url)
+        self.db = db
 
     def call(self, method: str, path: str, player: Player | None = None, json_body: Any = None,
              headers: dict[str, str] | None = None, **kwargs: Any) -> tuple[int, Any, Any]:
@@ -71,9 +75,12 @@ class Api:
         return body
 
     def register(self, name: str) -> Player:
-        body = self.ok("POST", "/users", json_body={"name": name, "email": f"{name}@example.org"})
-        if not self.real_http:
-            confirm(self.client, body["id"])  # the player opened the mailed link
+        """A new player, as one registers: the token comes from confirming the address with
+        the mailed code."""
+        email = f"{name}@example.org"
+        self.ok("POST", "/users", json_body={"name": name, "email": email})
+        code = mailed_code(self.db if self.real_http else self.client, email, take=True)
+        body = self.ok("POST", "/users/verify", json_body={"code": code})
         return Player(body["id"], body["name"], body["email"], body["token"])
 
     def new_game(self, creator: Player, others: list[Player] = (), **settings: Any) -> str:
@@ -120,7 +127,8 @@ def verify_log(db: sa.engine.Engine, game_id: str) -> Any:
                               .order_by(Event.seq)).all()  # type: ignore[arg-type]
         commands = session.exec(select(Command).where(Command.game_id == game_id)
                                 .order_by(Command.version)).all()  # type: ignore[arg-type]
-        version, seed = game.version, game.seed
+        # The dice's seed: the server's mixed with the players' words (server/games/seeding.py)
+        version, seed = game.version, dice_seed(game)
         payloads = [(e.seq, e.payload) for e in events]
         stored_commands = [(c.version, c.command) for c in commands]
     seqs = [seq for seq, _ in payloads]

@@ -76,7 +76,7 @@ def test_sigkill_under_load_loses_no_acknowledged_command(database_url, db, tmp_
     server = ServerProcess(tmp_path, database_url, "serve", port=free_port(),
                            settings=settings).start()
     try:
-        api = Api(requests.Session(), server.base)
+        api = Api(requests.Session(), server.base, db=db)
         games = {}
         for number in range(GAMES):
             first, second = api.register(f"ada{number}"), api.register(f"bob{number}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server import create_app
+from tests.accounts import sign_up
 from tests.server.helpers import Player
 
 
@@ -23,13 +24,11 @@ def client(app):
 
 @pytest.fixture
 def register(client):
-    """register("ada") -> Player, with a fresh account and token."""
+    """register("ada") -> Player, with a fresh account, its address confirmed with the mailed
+    code (which gives the token)."""
 
     def _register(name: str, email: str | None = None) -> Player:
-        response = client.post("/api/v1/users", json={"name": name,
-                                                      "email": email or f"{name}@example.org"})
-        assert response.status_code == 201, response.json
-        body = response.json
+        body = sign_up(client, name, email or f"{name}@example.org")
         return Player(body["id"], body["name"], body["email"], body["token"])
 
     return _register

@@ -1,10 +1,10 @@
 """/api/v1/users: register, confirm the address, recover a token, who am I, rotate the token,
 preferences.
 
-Registering answers alike whether or not the address has an account (201, "a mail is on its
-way"): a new address gets its account and token at once (unconfirmed: it is mailed only the
-confirmation link until it is used), a taken one gets no token here, and its owner a mail with
-a link to a new token. Recovery always answers 202."""
+Registering answers alike whether or not the address has an account (202, "a mail is on its
+way", the same body): the token travels by mail only. A new address gets the link that
+confirms it, and confirming (`POST /users/verify`) answers the account's token, a new one; a
+taken address's owner gets a link to a new token. Recovery always answers 202 too."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from server.api.docs import document_errors, location
 from server.api.users.schemas import (
     AcceptedSchema,
     CodeSchema,
+    ConfirmedSchema,
     NewUserSchema,
     PreferencesSchema,
     RecoverSchema,
@@ -30,7 +31,7 @@ from server.http.rate_limits import KNOWN_TOKENS, spend_account_request
 from server.storage.db import db_session
 from server.storage.models import User, utcnow
 from server.users import account_mail, mail_choices, verification
-from server.users.accounts import AlreadyRegistered, by_email, register_user
+from server.users.accounts import by_email, register
 from server.users.mail_status import email_status
 
 blp = Blueprint("users", __name__, description="Accounts and API tokens")
@@ -51,45 +52,51 @@ def user_json(user: User) -> dict:
                             "tile_sort": user.tile_sort, "relic_sort": user.relic_sort}}
 
 
-def _on_its_way(email: str) -> str:
-    return (f"a mail is on its way to {email}: open its link to confirm the address (until "
-            "then it gets no other mail). If the address already had an account, no token is "
-            "given here: the mail has a link to a new one.")
+def on_its_way(email: str) -> str:
+    """The answer to every registration, whether or not the address had an account."""
+    return (f"a mail is on its way to {email}: open its link (or run the `iridescia confirm "
+            "--code CODE` it shows) to confirm the address and get your API token; until then "
+            "the address gets no other mail. If the address already had an account, the mail "
+            "has a link to a new token instead.")
 
 
 @blp.route("")
 class Users(MethodView):
     @blp.arguments(UserCreateSchema())
-    @blp.response(201, NewUserSchema, headers=LOCATION_HEADER)
+    @blp.response(202, AcceptedSchema)
     @document_errors(400, 413, 415, 422, 429,
                      e422="invalid request: email: Not a valid email address.")
     def post(self, data: dict):
-        """Register. A new address gets its API token here (once) and a mail to confirm it; an
-        address that has an account gets no token, and its owner a mail with a link to one."""
+        """Register. The answer is the same whether or not the address has an account: the
+        API token travels by mail only. A new address is mailed a link that confirms it and
+        gives the token (`POST /users/verify`); an address that has an account, its owner a
+        link to a new token (`POST /users/recover/confirm`)."""
         spend_account_request()
-        try:
-            user, token = register_user(db_session(), data["name"], data["email"], utcnow())
-        except AlreadyRegistered:
-            return ({"id": None, "name": data["name"], "email": data["email"], "token": None,
-                     "verified": False, "message": _on_its_way(data["email"])},
-                    {"Location": ME})
-        return ({"id": user.id, "name": user.name, "email": user.email, "token": token,
-                 "verified": False, "message": _on_its_way(user.email)}, {"Location": ME})
+        register(db_session(), data["name"], data["email"], utcnow())
+        return {"message": on_its_way(data["email"])}
 
 
 @blp.route("/verify")
 class Verify(MethodView):
     @blp.arguments(CodeSchema())
-    @blp.response(200, UserSchema)
+    @blp.response(200, ConfirmedSchema)
     @document_errors(400, 413, 415, 422, 429,
                      e422="this link has expired (links are good for 48 hours): ask for a new "
                           "one: `iridescia confirm --resend`")
     def post(self, data: dict):
-        """Confirm your address with the code of the link mailed to it."""
+        """Confirm your address with the code of the link mailed to it. Confirming a new
+        account answers its API token (once; any token made before stops working); an address
+        confirmed before (confirming it again after its mail bounced) keeps its token."""
         session = db_session()
-        user = verification.confirm(session, data["code"], utcnow())
+        user, token = verification.confirm(session, data["code"], utcnow())
         session.commit()
-        return user_json(user)
+        if token is not None:
+            authenticated(user.token_hash, user.id)
+        return {**user_json(user), "token": token, "message": (
+            f"{user.email} is confirmed: here is your API token, shown once (keep it secret)"
+            if token is not None else
+            f"{user.email} is confirmed; your token is unchanged (lost it? `iridescia recover "
+            "--email ADDRESS`)")}
 
 
 @blp.route("/recover")

@@ -123,14 +123,20 @@ class UserSchema(ma.Schema):
 
 
 class NewUserSchema(ma.Schema):
-    id = fields.Integer(required=True, allow_none=True,
-                        metadata={"description": "null when the address already had an account"})
+    id = fields.Integer(required=True)
     name = fields.String(required=True)
     email = fields.String(required=True)
-    token = fields.String(required=True, allow_none=True, metadata={
-        "description": "Shown once; keep it secret. null when the address already had an "
-                       "account: its owner is mailed a link to a new token"})
+    token = fields.String(required=True, metadata={"description": "Shown once; keep it secret"})
     verified = fields.Boolean(required=True)
+    message = fields.String(required=True)
+
+
+class ConfirmedSchema(UserSchema):
+    token = fields.String(required=True, allow_none=True, metadata={
+        "description": "The account's API token, new (shown once; keep it secret): confirming "
+                       "a new account gives it, and any token made before stops working. null "
+                       "for an address confirmed before (confirmed again after its mail "
+                       "bounced): the token is unchanged"})
     message = fields.String(required=True)
 
 

@@ -8,10 +8,9 @@ from sqlmodel import select
 
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, Outbox
-from tests.accounts import confirm
 from tests.server.play import create_started_game, seat_map
 
-CHECKED = {("post", "/api/v1/users"), ("post", "/api/v1/users/recover/confirm"),
+CHECKED = {("post", "/api/v1/users/recover/confirm"),
            ("post", "/api/v1/users/me/token"), ("post", "/api/v1/games"),
            ("post", "/api/v1/games/{game_id}/invitations"),
            ("post", "/api/v1/games/{game_id}/commands"),
@@ -27,17 +26,6 @@ def test_every_201_of_the_spec_documents_location_and_is_checked_here(client):
     assert created == CHECKED
     for method, path in created:
         assert "Location" in spec["paths"][path][method]["responses"]["201"]["headers"], path
-
-
-def test_registering_points_at_the_account(client):
-    response = client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"})
-    assert response.status_code == 201
-    assert response.headers["Location"] == "/api/v1/users/me"
-    token = response.json["token"]
-    me = client.get(response.headers["Location"], headers={"Authorization": f"Bearer {token}"})
-    assert me.json["email"] == "ada@example.org"
-    again = client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"})
-    assert again.status_code == 201 and again.headers["Location"] == "/api/v1/users/me"
 
 
 def test_a_new_token_points_at_the_account(client, ada):
@@ -70,7 +58,6 @@ def test_a_new_game_points_at_itself(client, ada):
 
 
 def test_an_invitation_points_at_its_game(client, ada):
-    confirm(client, ada.id)
     game = client.post("/api/v1/games", json={"seats": 2}, headers=ada.headers).json
     response = client.post(f"/api/v1/games/{game['id']}/invitations",
                            json={"email": "bob@example.org"}, headers=ada.headers)

@@ -47,7 +47,7 @@ def test_every_error_a_view_returns_is_documented_with_an_example():
         ("/api/v1/games/{game_id}/view", "get"): {"304", "401", "404", "409", "422", "429"},
         ("/api/v1/games/{game_id}/export", "get"): {"401", "404", "409", "429"},
         ("/api/v1/health", "get"): {"429", "503"},
-        ("/api/v1/users", "post"): {"422", "429"},  # a taken address is answered 201
+        ("/api/v1/users", "post"): {"422", "429"},  # a taken address is answered 202 too
     }
     for (path, method), codes in expected.items():
         responses = paths[path][method]["responses"]

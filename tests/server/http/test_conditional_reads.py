@@ -11,6 +11,7 @@ import pytest
 import requests
 
 from server import create_app
+from tests.accounts import sign_up
 from tests.server.front import served_front
 from tests.server.helpers import Player
 from tests.server.play import create_started_game, seat_map
@@ -109,8 +110,7 @@ def test_a_long_poll_with_if_none_match_waits_before_its_304(front_app):
     client = front_app.test_client()
     players = []
     for name in ("ada", "bob"):
-        body = client.post("/api/v1/users", json={"name": name,
-                                                  "email": f"{name}@example.org"}).json
+        body = sign_up(client, name, f"{name}@example.org")
         players.append(Player(body["id"], body["name"], body["email"], body["token"]))
     game = create_started_game(client, players)
     seats = seat_map(client, game["id"], players)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from server import create_app
+from tests.accounts import sign_up
 
 APP_ORIGIN = "https://app.example.org"
 
@@ -19,8 +20,7 @@ def _app(database_url, origins: str | None):
 
 
 def _token(client) -> str:
-    return client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"}
-                       ).json["token"]
+    return sign_up(client, "ada", "ada@example.org")["token"]
 
 
 def _preflight(client, path="/api/v1/games", origin=APP_ORIGIN):
@@ -102,7 +102,7 @@ def test_the_fronts_refusal_of_one_wait_too_many_is_readable_across_origins(data
     app.config["LONG_POLL_MAX_PER_CLIENT"] = 0  # any wait is one too many
     client = app.test_client()
     ada, bob = (Player(b["id"], b["name"], b["email"], b["token"]) for b in (
-        client.post("/api/v1/users", json={"name": n, "email": f"{n}@example.org"}).json
+        sign_up(client, n, f"{n}@example.org")
         for n in ("ada", "bob")))
     game = create_started_game(client, [ada, bob])
     with served_front(app) as base:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from server import create_app
 from server.http.auth import hash_token
 from server.http.rate_limits import KNOWN_TOKENS
+from tests.accounts import sign_up
 
 
 def test_a_valid_token_is_not_refused_for_a_neighbours_guesses(database_url):
@@ -15,8 +16,7 @@ def test_a_valid_token_is_not_refused_for_a_neighbours_guesses(database_url):
                       "RATE_LIMIT": 1000, "ACCOUNT_REQUESTS_PER_HOUR": 100,
                       "RATE_LIMIT_KEY_PREFIX": f"n4-{database_url[:5]}"})
     client = app.test_client()
-    token = client.post("/api/v1/users", json={"name": "Ada", "email": "ada@example.org"}
-                        ).json["token"]
+    token = sign_up(client, "Ada", "ada@example.org")["token"]
     KNOWN_TOKENS.forget(hash_token(token))  # as a worker that has not seen it yet
     guesses = [client.get("/api/v1/users/me", headers={"Authorization": f"Bearer guess{n:040d}"}
                           ).status_code for n in range(6)]

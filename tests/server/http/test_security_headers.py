@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from server import create_app
+from tests.accounts import mailed_code
 
 
 @pytest.fixture
@@ -31,8 +32,10 @@ def test_every_answer_forbids_framing_and_sniffing(client, path):
 def test_the_page_showing_a_new_token_is_never_cached(client):
     page = client.get("/register")
     csrf = page.get_data(as_text=True).split('name="csrf_token" value="')[1].split('"')[0]
-    answer = client.post("/register", data={"name": "Ada", "email": "ada@example.org",
-                                            "csrf_token": csrf})
+    client.post("/register", data={"name": "Ada", "email": "ada@example.org",
+                                   "csrf_token": csrf})
+    code = mailed_code(client, "ada@example.org")
+    answer = client.post("/verify", data={"code": code})  # the mailed link's button
     assert answer.status_code == 200 and "API token" in answer.get_data(as_text=True)
     assert answer.headers["Cache-Control"] == "no-store"
     _assert_secured(answer)

@@ -9,6 +9,7 @@ import requests
 
 from server import create_app
 from server.config import LONG_POLL_LIMIT_SECONDS, Settings
+from tests.accounts import sign_up
 from tests.server.front import served_front
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game
@@ -97,8 +98,7 @@ def test_the_cap_may_be_lowered_not_raised():
 def test_the_front_refuses_a_wait_beyond_the_cap_at_once(database_url):
     app = create_app({"DATABASE_URL": database_url, "TESTING": True, "RATE_LIMIT": 0})
     client = app.test_client()
-    token = client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"}
-                        ).json["token"]
+    token = sign_up(client, "ada", "ada@example.org")["token"]
     game = client.post("/api/v1/games", json={"seats": 1},
                        headers={"Authorization": f"Bearer {token}"}).json
     with served_front(app) as base:

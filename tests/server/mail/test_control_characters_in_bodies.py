@@ -14,7 +14,7 @@ from server.mail.outbox import flush_outbox
 from server.mail.wire import wire_message
 from server.storage.db import get_engine
 from server.storage.models import Outbox
-from tests.accounts import confirm
+from tests.accounts import sign_up
 from tests.server.helpers import Player
 from tests.server.play import create_started_game
 
@@ -23,8 +23,7 @@ RAW = re.compile("[\x1b\x07\x9b\u202e]")
 
 
 def _player(client, name):
-    body = client.post("/api/v1/users", json={"name": name, "email": f"{name}@example.org"}).json
-    confirm(client, body["id"])
+    body = sign_up(client, name, f"{name}@example.org")
     return Player(body["id"], body["name"], body["email"], body["token"])
 
 

@@ -20,7 +20,7 @@ from server.games import service
 from server.games.service import apply_command, load_state
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Event, Game
-from tests.accounts import confirm
+from tests.accounts import sign_up
 
 
 class Clock:
@@ -90,8 +90,7 @@ class Table:
 
     def register(self, name: str) -> Player:
         email = f"{name.lower()}@example.org"
-        data = self._call("post", "/users", name=name, email=email)
-        confirm(self.client, data["id"])  # the player opened the mailed link
+        data = sign_up(self.client, name, email)  # the player opened the mailed link
         player = Player(name, email, data["id"], data["token"])
         self.players[player.id] = player
         return player

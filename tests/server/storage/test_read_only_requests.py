@@ -11,6 +11,7 @@ from sqlmodel import select
 from server import create_app
 from server.storage.db import WriteInReadOnlyTransaction, db_session
 from server.storage.models import User, utcnow
+from tests.accounts import sign_up
 from tests.server.helpers import Player
 from tests.server.play import create_started_game
 
@@ -43,8 +44,7 @@ def test_reads_go_on_while_another_process_holds_the_write_lock(database_url, tm
     client = app.test_client()
     players = []
     for name in ("ada", "bob"):
-        body = client.post("/api/v1/users", json={"name": name,
-                                                  "email": f"{name}@example.org"}).json
+        body = sign_up(client, name, f"{name}@example.org")
         players.append(Player(body["id"], body["name"], body["email"], body["token"]))
     game = create_started_game(client, players)
     actor = next(p for p in players if p.id == game["players"][game["current_seat"]]["user_id"])

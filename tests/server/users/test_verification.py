@@ -1,5 +1,6 @@
 """Addresses are confirmed by a signed link before they get any other mail, registration does
-not tell who is registered, and a lost token comes back by mail (issue 16, finding 7)."""
+not tell who is registered (the token travels by mail: confirming gives it, a new one), and a
+lost token comes back by mail (issue 16, finding 7; issue 32)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from server.mail.outbox import flush_outbox
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Outbox, User, utcnow
 from server.users.verification import mark_verified
+from tests.accounts import sign_up
 from tests.server.helpers import assert_error
 from tests.server.play import create_started_game
 
@@ -71,67 +73,106 @@ def code_of(url: str) -> str:
 
 
 def register(client, name, email=None):
-    response = client.post("/api/v1/users", json={"name": name,
-                                                  "email": email or f"{name}@example.org"})
-    assert response.status_code == 201, response.json
-    return response.json
+    """A player who registered and confirmed the address (the token comes with confirming)."""
+    return sign_up(client, name, email or f"{name}@example.org")
+
+
+def unconfirm(app, body) -> None:
+    """Make ``body``'s account unconfirmed, as accounts registered before tokens travelled by
+    mail may still be (their registrant was given the token at once)."""
+    with session_scope(app_engine(app)) as session:
+        session.get(User, body["id"]).verified_at = None
 
 
 def headers(body):
     return {"Authorization": f"Bearer {body['token']}"}
 
 
-def test_a_taken_address_is_answered_like_a_new_one_and_its_owner_is_told(client, app):
-    new = register(client, "ada")
-    again = client.post("/api/v1/users", json={"name": "Mallory", "email": "ADA@example.org"})
-    assert again.status_code == 201, again.json
-    body = again.json
-    assert set(body) == set(new)
-    assert body["message"] == new["message"]
-    assert body["token"] is None and body["id"] is None
-    print(f"verification: registering a taken address: {again.status_code}, keys "
-          f"{sorted(body)}, token {body['token']}")
+def test_a_taken_address_is_answered_exactly_like_a_new_one_and_its_owner_is_told(client, app):
+    ada = register(client, "ada")
+    new = client.post("/api/v1/users", json={"name": "Bob", "email": "bob@example.org"})
+    taken = client.post("/api/v1/users", json={"name": "Mallory", "email": "ADA@example.org"})
+    print(f"verification: registering a new / a taken address: {new.status_code} "
+          f"{sorted(new.json)} / {taken.status_code} {sorted(taken.json)}")
+    assert new.status_code == taken.status_code == 202
+    assert set(new.headers.keys()) == set(taken.headers.keys())
+    assert taken.json == {key: value.replace("bob@", "ada@") for key, value in new.json.items()}
+    assert set(new.json) == {"message"}  # no id, no token: the token travels by mail only
     (told,) = mails(app, kind="registered_again")
-    assert told.to_email == "ada@example.org" and told.user_id == new["id"]
+    assert told.to_email == "ada@example.org" and told.user_id == ada["id"]
     assert "someone tried to register ada@example.org" in told.text_body
-    assert new["token"] not in told.text_body
+    assert ada["token"] not in told.text_body
     link_in(told.text_body, "/recover")
     # The account is unchanged: Ada's token still works, under her own name.
-    me = client.get("/api/v1/users/me", headers=headers(new)).json
-    assert (me["name"], me["verified"]) == ("ada", False)
+    me = client.get("/api/v1/users/me", headers=headers(ada)).json
+    assert (me["name"], me["verified"]) == ("ada", True)
 
 
-def test_a_new_address_is_confirmed_by_the_link_mailed_to_it(client, app):
-    ada = register(client, "ada")
-    assert ada["verified"] is False
-    assert client.get("/api/v1/users/me", headers=headers(ada)).json["verified"] is False
+def test_a_new_address_is_confirmed_by_the_link_mailed_to_it_which_gives_the_token(client, app):
+    answer = client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"})
+    assert answer.status_code == 202 and "token" not in answer.json
     (mail,) = mails(app, kind="verify_email")
     assert mail.to_email == "ada@example.org"
     url = link_in(mail.text_body, "/verify")
+    assert f"iridescia confirm --code {code_of(url)}" in mail.text_body
     # Opening the link shows a button; it confirms nothing by itself (mail scanners open links).
-    page = client.get(url.removeprefix(BASE))
+    browser = app.test_client()
+    page = browser.get(url.removeprefix(BASE))
     assert page.status_code == 200
     assert "ada@example.org" in page.get_data(as_text=True)
     assert 'method="post"' in page.get_data(as_text=True)
-    assert client.get("/api/v1/users/me", headers=headers(ada)).json["verified"] is False
-    done = client.post("/verify", data={"code": code_of(url)})
-    assert done.status_code == 200
-    assert "ada@example.org is confirmed" in done.get_data(as_text=True)
-    assert client.get("/api/v1/users/me", headers=headers(ada)).json["verified"] is True
+    assert "Signed in as" not in browser.get("/").get_data(as_text=True)
+    done = browser.post("/verify", data={"code": code_of(url)})
+    html = done.get_data(as_text=True)
+    assert done.status_code == 200 and done.headers["Cache-Control"] == "no-store"
+    assert "ada@example.org is confirmed" in html
+    token = re.search(r'<pre class="token">([^<]+)</pre>', html).group(1)
+    me = client.get("/api/v1/users/me", headers={"Authorization": f"Bearer {token}"}).json
+    assert me["verified"] is True and me["name"] == "ada"
+    assert 'Signed in as <strong class="me">ada</strong>' in browser.get("/").get_data(
+        as_text=True)
+    again = browser.post("/verify", data={"code": code_of(url)})  # the same link: no new token
+    assert "confirmed" in again.get_data(as_text=True) and token not in again.get_data(
+        as_text=True) and '<pre class="token">' not in again.get_data(as_text=True)
 
     # The API takes the same codes (Bob's link, confirmed without the page).
-    bob = register(client, "bob")
+    client.post("/api/v1/users", json={"name": "bob", "email": "bob@example.org"})
     (mail,) = mails(app, kind="verify_email", to="bob@example.org")
     confirmed = client.post("/api/v1/users/verify",
                             json={"code": code_of(link_in(mail.text_body, "/verify"))})
     assert confirmed.status_code == 200 and confirmed.json["verified"] is True
-    assert confirmed.json["id"] == bob["id"]
+    assert client.get("/api/v1/users/me", headers=headers(confirmed.json)).json["id"] == \
+        confirmed.json["id"]
+
+
+def test_confirming_an_address_rotates_a_token_made_before_it_was_proved(client, app):
+    """A pre-hijack: someone registered the victim's address and kept the token (as registering
+    answered it before tokens travelled by mail). When the victim confirms the address, that
+    token, its page sessions and its sign-in links stop working; the victim gets a new one."""
+    squatter = register(client, "Friend", "victim@example.org")
+    unconfirm(app, squatter)
+    assert client.post("/api/v1/users/me/verification",
+                       headers=headers(squatter)).status_code == 202
+    (mail,) = mails(app, kind="verify_email", to="victim@example.org")
+    code = code_of(link_in(mail.text_body, "/verify"))
+    confirmed = client.post("/api/v1/users/verify", json={"code": code})
+    assert confirmed.status_code == 200, confirmed.json
+    assert confirmed.json["token"] and confirmed.json["token"] != squatter["token"]
+    print(f"verification: the squatter's token after the victim confirms: "
+          f"{client.get('/api/v1/users/me', headers=headers(squatter)).status_code}")
+    assert_error(client.get("/api/v1/users/me", headers=headers(squatter)), 401)
+    me = client.get("/api/v1/users/me", headers=headers(confirmed.json))
+    assert me.status_code == 200 and me.json["verified"] is True
+    # The same code again gives nobody another token.
+    again = client.post("/api/v1/users/verify", json={"code": code})
+    assert again.status_code == 200 and again.json["token"] is None
+    assert client.get("/api/v1/users/me", headers=headers(confirmed.json)).status_code == 200
 
 
 def test_until_it_is_confirmed_an_address_gets_only_the_confirmation(client, app):
     ada, bob = register(client, "ada"), register(client, "bob")
-    with session_scope(app_engine(app)) as session:
-        mark_verified(session.get(User, bob["id"]))  # Bob opened his link
+    unconfirm(app, ada)  # Bob opened his link; Ada's account is from before, never confirmed
+    assert client.post("/api/v1/users/me/verification", headers=headers(ada)).status_code == 202
     players = [type("P", (), {"headers": headers(p)})() for p in (ada, bob)]
     create_started_game(client, players)
 
@@ -151,13 +192,12 @@ def test_until_it_is_confirmed_an_address_gets_only_the_confirmation(client, app
 def test_a_user_marked_verified_by_another_way_in_is_mailed(client, app):
     """mark_verified is what play by email calls for a user who wrote from the address."""
     ada = register(client, "ada")
+    unconfirm(app, ada)
     with session_scope(app_engine(app)) as session:
         user = session.get(User, ada["id"])
         assert mark_verified(user) is True
         assert mark_verified(user) is False  # once
     bob = register(client, "bob")
-    with session_scope(app_engine(app)) as session:
-        mark_verified(session.get(User, bob["id"]))
     players = [type("P", (), {"headers": headers(p)})() for p in (ada, bob)]
     create_started_game(client, players)
     assert any(to == "ada@example.org" and "game_started" in key
@@ -165,7 +205,7 @@ def test_a_user_marked_verified_by_another_way_in_is_mailed(client, app):
 
 
 def test_forged_and_expired_links_are_refused(client, app, monkeypatch):
-    register(client, "ada")
+    client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"})
     (mail,) = mails(app, kind="verify_email")
     code = code_of(link_in(mail.text_body, "/verify"))
     forged = code[:-3] + ("AAA" if not code.endswith("AAA") else "BBB")
@@ -221,7 +261,7 @@ def test_the_recovery_page_shows_the_new_token_once_and_uncached(client, app):
 
 
 def test_an_address_gets_a_few_account_mails_a_day_whoever_asks(client, app):
-    register(client, "ada")
+    client.post("/api/v1/users", json={"name": "ada", "email": "ada@example.org"})
     for n in range(4):
         client.post("/api/v1/users", json={"name": f"m{n}", "email": "ada@example.org"})
     for _ in range(4):
@@ -235,10 +275,11 @@ def test_an_address_gets_a_few_account_mails_a_day_whoever_asks(client, app):
 
 def test_a_new_confirmation_link_on_request(client, app):
     ada = register(client, "ada")
+    unconfirm(app, ada)
     assert client.post("/api/v1/users/me/verification", headers=headers(ada)).status_code == 202
-    assert len(mails(app, kind="verify_email")) == 2
+    assert client.post("/api/v1/users/me/verification", headers=headers(ada)).status_code == 202
     (first, second) = mails(app, kind="verify_email")
-    client.post("/api/v1/users/verify", json={"code": code_of(link_in(first.text_body,
-                                                                       "/verify"))})
-    assert_error(client.post("/api/v1/users/me/verification", headers=headers(ada)), 409,
+    confirmed = client.post("/api/v1/users/verify", json={
+        "code": code_of(link_in(first.text_body, "/verify"))}).json
+    assert_error(client.post("/api/v1/users/me/verification", headers=headers(confirmed)), 409,
                  "ada@example.org is confirmed already")

@@ -11,7 +11,7 @@ import pytest
 
 from server import create_app
 from server.http.auth import hash_token
-from tests.accounts import confirm
+from tests.accounts import sign_up
 from tests.server.helpers import Player
 from tests.server.play import create_started_game
 
@@ -30,10 +30,7 @@ def client(app):
 
 
 def register(client, name: str, email: str) -> Player:
-    response = client.post("/api/v1/users", json={"name": name, "email": email})
-    assert response.status_code == 201, response.json
-    body = response.json
-    confirm(client, body["id"])  # as a player does with the mailed link: game mail reaches them
+    body = sign_up(client, name, email)  # the token comes with the mailed link's confirmation
     return Player(body["id"], body["name"], body["email"], body["token"])
 
 

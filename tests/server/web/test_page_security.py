@@ -9,6 +9,7 @@ import json
 import pytest
 
 from server import create_app
+from tests.accounts import mailed_code
 from tests.server.play import create_started_game
 from tests.server.web.conftest import (
     csrf_token,
@@ -142,8 +143,10 @@ def test_every_page_shows_a_hostile_name_as_text(app, client):
     ]
     fresh = app.test_client()
     form = fresh.get("/register").get_data(as_text=True)
-    pages.append(fresh.post("/register", data={"csrf_token": csrf_token(form), "name": HOSTILE,
-                                               "email": "second@example.org"}))
+    fresh.post("/register", data={"csrf_token": csrf_token(form), "name": HOSTILE,
+                                  "email": "second@example.org"})
+    # The page the mailed link's button opens: "Welcome, NAME" and the token.
+    pages.append(fresh.post("/verify", data={"code": mailed_code(app, "second@example.org")}))
     for page in pages:
         html = page.get_data(as_text=True)
         assert page.status_code == 200

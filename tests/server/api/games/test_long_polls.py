@@ -22,6 +22,7 @@ import pytest
 import requests
 
 from server import create_app
+from tests.accounts import sign_up
 from tests.server.cli.test_server_process import free_port
 from tests.server.helpers import Player
 from tests.server.play import create_started_game, play_one, seat_map
@@ -99,7 +100,7 @@ def served(database_url, channel, tmp_path):
 
 
 def _register(client, name: str) -> Player:
-    body = client.post("/api/v1/users", json={"name": name, "email": f"{name}@example.org"}).json
+    body = sign_up(client, name, f"{name}@example.org")
     return Player(body["id"], body["name"], body["email"], body["token"])
 
 

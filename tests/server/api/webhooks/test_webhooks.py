@@ -9,6 +9,7 @@ import pytest
 
 from server import create_app
 from server.webhooks import addresses
+from tests.accounts import sign_up
 from tests.server.helpers import assert_error
 
 
@@ -37,7 +38,7 @@ def public_dns(monkeypatch):
 
 
 def _register(client, name):
-    body = client.post("/api/v1/users", json={"name": name, "email": f"{name}@example.org"}).json
+    body = sign_up(client, name, f"{name}@example.org")
     return {"Authorization": f"Bearer {body['token']}"}
 
 
