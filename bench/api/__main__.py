@@ -69,6 +69,7 @@ def run_backend(backend: str, args, workdir: Path) -> dict:
         url = servers.fresh_postgres_url("iridescia_bench_api")
     upgrade(url)
     create_tables(url)
+    load.DATABASE_URL = url  # where the clients read their mailed confirmation codes
     limits = {}
     if args.rate_limit_storage:
         # Limits on and counted in this storage, but never reached: what counting costs a post.

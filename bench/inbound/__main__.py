@@ -31,6 +31,8 @@ from email.utils import make_msgid
 
 from aiosmtpd.controller import Controller
 
+from bench.accounts import client_signed_up
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -89,7 +91,7 @@ def main() -> None:
     }
     app = create_app(settings)
     client = app.test_client()
-    user = client.post("/api/v1/users", json={"name": "Ada", "email": "ada@example.org"}).get_json()
+    user = client_signed_up(client, "Ada", "ada@example.org")
     headers = {"Authorization": f"Bearer {user['token']}"}
     game = client.post("/api/v1/games", json={"seats": 1}, headers=headers).get_json()
     ticker = Ticker(app)

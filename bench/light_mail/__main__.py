@@ -28,6 +28,8 @@ from email.message import EmailMessage
 from email.utils import make_msgid, parseaddr
 from pathlib import Path
 
+from bench.accounts import client_signed_up
+
 TURN_MAIL_TARGET = 60_000
 ANSWER_TARGET = 12_000
 PICTURE_TARGET_MS = 25.0
@@ -127,7 +129,7 @@ def mails(seed: int) -> None:
                       "OUTBOX_DIR": str(outbox), "REPLY_ADDRESS": "play@iridescia.test",
                       "BASE_URL": "https://iridescia.test"})
     client = app.test_client()
-    ada = client.post("/api/v1/users", json={"name": "Ada", "email": "ada@example.org"}).get_json()
+    ada = client_signed_up(client, "Ada", "ada@example.org")
     headers = {"Authorization": f"Bearer {ada['token']}"}
     game_id = client.post("/api/v1/games", json={"seats": 1}, headers=headers).get_json()["id"]
     db = app_engine(app)

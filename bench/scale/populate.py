@@ -17,6 +17,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from bench.accounts import client_signed_up
+
 API = "/api/v1"
 PLAYER_ID_KEYS = ("player_id", "player_ids")
 ID_ALPHABET = string.ascii_lowercase + string.digits
@@ -39,10 +41,7 @@ def _client_call(client, method: str, path: str, token: str | None = None, body=
 
 
 def register(client, name: str, rng: random.Random) -> dict:
-    status, user = _client_call(client, "POST", f"{API}/users", body={
-        "name": name, "email": f"{name}-{rng.randrange(1 << 40):x}@bench.example"})
-    assert status == 201, user
-    return user
+    return client_signed_up(client, name, f"{name}-{rng.randrange(1 << 40):x}@bench.example")
 
 
 def open_template(client, rng: random.Random, seats: int, tag: str) -> Template:

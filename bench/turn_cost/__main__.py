@@ -71,7 +71,7 @@ def play_phase(backend, workdir, name, api_processes, schedulers, args) -> dict:
         with processes.smtp_sink() as (sink, smtp_port), processes.serving(
                 url, workdir, api_processes, schedulers, smtp_port) as (port, master, pids):
             http = play.Http(port)
-            players = [[play.register(http, f"c{client}p{n}") for n in range(3)]
+            players = [[play.register(http, f"c{client}p{n}", db) for n in range(3)]
                        for client in range(args.clients)]
             confirm_every_address(db)
             with processes.Meter([master], pids, database) as meter:

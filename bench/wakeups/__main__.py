@@ -314,6 +314,7 @@ def fresh_database(backend: str, workdir: Path, name: str) -> str:
     else:
         url = servers.fresh_postgres_url(name)
     upgrade(url)
+    load.DATABASE_URL = url  # where registering reads the mailed confirmation codes
     return url
 
 

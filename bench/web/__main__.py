@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.accounts import client_signed_up
 from bench.api import servers
 from bench.api.load import percentile
 
@@ -80,8 +81,7 @@ def email_bytes(workdir: Path) -> None:
     upgrade(url)
     app = create_app({"DATABASE_URL": url, "TESTING": True})
     client = app.test_client()
-    tokens = [client.post("/api/v1/users", json={"name": n, "email": f"{n}@example.org"})
-              .json["token"] for n in ("ada", "bo")]
+    tokens = [client_signed_up(client, n, f"{n}@example.org")["token"] for n in ("ada", "bo")]
     headers = [{"Authorization": f"Bearer {t}"} for t in tokens]
     game = client.post("/api/v1/games", json={"seats": 2}, headers=headers[0]).json
     client.post("/api/v1/games/join", json={"code": game["join_code"]}, headers=headers[1])
@@ -161,8 +161,7 @@ def page_load(workdir: Path, clients: int, seconds: float) -> None:
     upgrade(url)
     app = create_app({"DATABASE_URL": url, "TESTING": True})
     client = app.test_client()
-    tokens = [client.post("/api/v1/users", json={"name": n, "email": f"{n}@example.org"})
-              .json["token"] for n in ("ada", "bo")]
+    tokens = [client_signed_up(client, n, f"{n}@example.org")["token"] for n in ("ada", "bo")]
     game = client.post("/api/v1/games", json={"seats": 2, "public": True},
                        headers={"Authorization": f"Bearer {tokens[0]}"}).json
     client.post("/api/v1/games/join", json={"code": game["join_code"]},
