@@ -1,9 +1,11 @@
-"""Examples on the main success bodies (issue 32: 2 of 36 had one).
+"""Examples on the success bodies (issue 32: 2 of 36 had one, then 19 of 46).
 
-``examples.json`` holds real answers of this server (a registration, a two-player game just
-started, its view, legal commands and a command's answer), with the ids, token and times made
-plain; a test validates every example against its schema, so one the server no longer gives
-fails. A response whose schema is one of these components (or a list of one) shows it.
+``examples.json`` holds real answers of this server: by component (a two-player game just
+started, its view, legal commands and a command's answer, with the ids, token and times made
+plain), and under "operations" each operation's own answer, ``METHOD /path STATUS``, recorded by
+``python -m tests.server.api.record_examples``. An operation's own answer wins; otherwise a
+response whose schema is one of the components (or a list of one) shows that one. A test
+validates every example against its schema, so one the server no longer gives fails.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from apispec import BasePlugin
 
 EXAMPLES: dict[str, Any] = json.loads((Path(__file__).with_name("examples.json"))
                                       .read_text(encoding="utf-8"))
+OPERATIONS: dict[str, Any] = EXAMPLES.pop("operations", {})
 
 
 def _component(schema: Any) -> str | None:
@@ -39,12 +42,15 @@ class SuccessExamples(BasePlugin):
     """Adds the example of a 2xx response's component to its media type."""
 
     def operation_helper(self, path=None, operations=None, **_kwargs) -> None:  # noqa: ANN001
-        for operation in (operations or {}).values():
+        for method, operation in (operations or {}).items():
             for status, response in operation.get("responses", {}).items():
                 if not str(status).startswith("2") or not isinstance(response, dict):
                     continue
+                answered = OPERATIONS.get(f"{method.upper()} {path} {status}")
                 for media in response.get("content", {}).values():
                     name = _component(media.get("schema"))
-                    if name in EXAMPLES and "example" not in media:
+                    if answered is not None and "example" not in media:
+                        media["example"] = copy.deepcopy(answered)
+                    elif name in EXAMPLES and "example" not in media:
                         example = copy.deepcopy(EXAMPLES[name])
                         media["example"] = [example] if _is_list(media["schema"]) else example

@@ -14,7 +14,7 @@ from tests.client.test_end_to_end import profile_runner, register
 
 def test_hint_says_what_the_hard_bot_would_play_from_my_view(run, live):
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
+    register(cli, "ada", "Ada", live)
     game = json.loads(cli("ada", "new", "--seats", "1", "--json").output)["id"]
     assert cli("ada", "wait", game, "--timeout", "30").exit_code == 0
 
@@ -33,7 +33,7 @@ def test_hint_says_what_the_hard_bot_would_play_from_my_view(run, live):
 
 def test_hint_out_of_turn_says_why(run, live):
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
+    register(cli, "ada", "Ada", live)
     game = json.loads(cli("ada", "new", "--seats", "2", "--json").output)["id"]
     refused = cli("ada", "hint", game)
     assert refused.exit_code == 1
@@ -43,8 +43,8 @@ def test_hint_out_of_turn_says_why(run, live):
 
 def test_stand_in_chosen_on_new_join_and_in_preferences(run, live):
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
-    register(cli, "bob", "Bob")
+    register(cli, "ada", "Ada", live)
+    register(cli, "bob", "Bob", live)
     assert cli("bob", "prefs").output.splitlines()[-1] == "stand-in at the deadline: hard"
     changed = cli("bob", "prefs", "--stand-in", "medium")
     assert "stand-in at the deadline: medium" in changed.output.splitlines()

@@ -27,8 +27,8 @@ def live_on(tmp_path, database_url):
 def test_a_plan_is_kept_shown_refused_dropped_and_played(run, live_on):
     live = live_on
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
-    register(cli, "bob", "Bob")
+    register(cli, "ada", "Ada", live)
+    register(cli, "bob", "Bob", live)
     game = json.loads(cli("ada", "new", "--seats", "2", "--json").output)["id"]
     invited = cli("ada", "invite", game, "bob@example.org", "--json")
     assert cli("bob", "join", json.loads(invited.output)["join_code"]).exit_code == 0

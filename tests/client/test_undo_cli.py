@@ -32,7 +32,7 @@ def test_legal_says_how_many_steps_an_undo_takes_back(run, standin):
 
 def test_undo_from_the_terminal_in_a_solo_game_that_then_verifies(run, live, tmp_path):
     cli = profile_runner(run, live)
-    register(cli, "ada", "Ada")
+    register(cli, "ada", "Ada", live)
     created = cli("ada", "new", "--seats", "1", "--rhom-delay", "0", "--json")
     game = json.loads(created.output)["id"]
     assert cli("ada", "wait", game, "--timeout", "30").exit_code == 0
