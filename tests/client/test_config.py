@@ -172,18 +172,21 @@ def test_confirm_sends_the_code_or_asks_for_a_new_link(run, standin):
 
 
 def test_register_and_whoami_speak_japanese_under_a_japanese_lang(run, standin, isolated):
-    standin.answer("POST", "/users", 201, USER)
+    standin.answer("POST", "/users", 202, REGISTERED)
     japanese = {"LANG": "ja_JP.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""}
     result = run("--server", standin.url, "register", "--name", "Ada", "--email",
                  "ada@example.com", env=japanese)
     assert result.exit_code == 0, result.output
     path = isolated / "config" / "iridescia" / "config.toml"
     assert result.output == (
-        f"{standin.url} に Ada <ada@example.com> を登録しました。\n"
-        f"トークンを {path} のプロファイル 'default' に保存しました。\n"
-        "アドレスを確認してください：ada@example.com に送ったリンクを開いてください（確認されるまで、"
-        "他のメールは届きません）。\n"
-    )
+        "ada@example.com にメールを送りました。メールにある `iridescia confirm --code CODE` を実行すると"
+        "（またはリンクを開くと）、アドレスが確認され、トークンがこのプロファイルに保存されます。"
+        "このアドレスにすでにアカウントがある場合は、メールに新しいトークンの受け取り方が書いてあります"
+        "（`iridescia recover --code CODE`）。\n")
+    standin.answer("POST", "/users/verify", 200, CONFIRMED)
+    confirmed = run("--server", standin.url, "confirm", "--code", "c0de", env=japanese)
+    assert confirmed.output.endswith(
+        f"Ada のトークンを {path} のプロファイル 'default' に保存しました。\n"), confirmed.output
     standin.answer("GET", "/users/me", 200, {"id": "u1", "name": "Ada", "email": "ada@example.com",
                                              "preferences": {"email": "digest"}})
     assert run("whoami", env=japanese).output == (

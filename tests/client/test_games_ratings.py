@@ -30,6 +30,7 @@ def test_games_shows_the_other_players_rating_on_the_games_track(run, server):
 
     for profile, name in (("ada", "Ada"), ("bob", "Bob")):
         cli(profile, "register", "--name", name, "--email", f"{profile}@example.org")
+        cli(profile, "confirm", "--code", server.mailed_code(f"{profile}@example.org"))
     played = []
     for _ in range(2):  # two public games Bob wins
         made = json.loads(cli("ada", "new", "--seats", "2", "--public", "--json"))
