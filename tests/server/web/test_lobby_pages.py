@@ -120,7 +120,7 @@ def test_the_home_page_lists_my_games_with_mine_to_play_first_and_the_time_left(
     first, _ = whose_turn(client, other["id"], [ada, bob])
     html = signed_in(app, first).get("/").get_data(as_text=True)
     entries = re.findall(r'<li class="(waiting)?">\s*<a class="open-game" href="/games/(\w+)">'
-                         r'([^<]+)</a>\s*<br>With ([^<]+)</li>', html)
+                         r'([^<]+)</a>\s*<br>With (.+?)</li>', html, re.S)  # a rating: a <span>
     assert {e[1] for e in entries} == {waiting["id"], other["id"]}
     mine = [e for e in entries if e[0]]
     assert entries[:len(mine)] == mine and mine and mine[0][2].startswith("Your turn")
