@@ -30,6 +30,5 @@ def to_string(lines: list[Line], color: bool) -> str:
     return buffer.getvalue().rstrip("\n")
 
 
-def render_view(view: dict, game: dict | None = None, *, color: bool = False,
-                version: int | None = None) -> str:
-    return to_string(view_lines(view, game, version, engine_catalog()), color)
+def render_view(view: dict, game: dict | None = None, *, color: bool = False) -> str:
+    return to_string(view_lines(view, game, engine_catalog()), color)

@@ -177,7 +177,7 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
         if as_json:
             click.echo(json.dumps(dict(view, version=version), sort_keys=True))
         else:
-            click.echo(render_view(view, game_info, color=color, version=version))
+            click.echo(render_view(view, game_info, color=color))
         if step:
             click.echo(_("-- any key: next version, q: quit --"), err=True)
             if click.getchar() in ("q", "Q"):

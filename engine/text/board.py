@@ -21,6 +21,7 @@ from engine.text.players import (
     outcome_lines,
     own_lines,
     player_lines,
+    player_marks,
     player_names,
 )
 from engine.text.wording import (
@@ -46,8 +47,8 @@ IRIDIA_STYLE = "bold black on bright_cyan"
 LEGEND = [
     "A amethyst  C citrine  E emerald  S sapphire  R rainbow  I Iridia Stone",
     "2c coins  2p points  sd stone die  ░░ face down  ## barricade  · empty",
-    "digits after a tile: the seats whose explorers stand there",
 ]
+EXPLORERS = "letters after a tile: the explorers there ({marks})"
 
 
 def bonus_code(bonus) -> str:
@@ -83,7 +84,7 @@ def tile_code(tile: dict) -> tuple[str, str]:
     return GEM_LETTERS.get(gem, "?") + bonus_code(tile.get("bonus")), GEM_STYLES.get(gem, "")
 
 
-def hex_cell(cell: dict, viewer) -> Line:
+def hex_cell(cell: dict, viewer, marks: dict[int, str]) -> Line:
     text = Line(f"{cell['hex']:<3}", style="dim")
     state = cell.get("state")
     if cell.get("barricade"):
@@ -96,7 +97,7 @@ def hex_cell(cell: dict, viewer) -> Line:
         text.append(" " * (4 - len(code[:4])))
     else:
         text.append(f"{'·':<4}", style="dim")
-    seats = "".join(str(s) for s in cell.get("explorers") or [])[:2]
+    seats = "".join(marks.get(s, "?") for s in cell.get("explorers") or [])[:2]
     style = "bold reverse" if viewer is not None and viewer in (cell.get("explorers") or []) \
         else "bold cyan"
     text.append(seats, style=style)
@@ -104,7 +105,8 @@ def hex_cell(cell: dict, viewer) -> Line:
     return text
 
 
-def board_lines(view: dict, translations: Catalog | None = None) -> list[Line]:
+def board_lines(view: dict, marks: dict[int, str],
+                translations: Catalog | None = None) -> list[Line]:
     _ = (translations or ENGLISH).gettext
     rows = sorted(view.get("board") or [], key=lambda row: row["row"], reverse=True)
     widest = max((len(row["hexes"]) for row in rows), default=7)
@@ -117,7 +119,7 @@ def board_lines(view: dict, translations: Catalog | None = None) -> list[Line]:
         line = Line(pad(label, LABEL_WIDTH), style="bold")
         if len(row["hexes"]) < widest:
             line.append(" " * (CELL_WIDTH // 2 * (widest - len(row["hexes"]))))
-        cells = [hex_cell(cell, view.get("viewer")) for cell in row["hexes"]]
+        cells = [hex_cell(cell, view.get("viewer"), marks) for cell in row["hexes"]]
         line.extend(Line(" ").join(cells))
         line.rstrip()
         lines.append(line)
@@ -135,9 +137,9 @@ def turn_lines(view: dict, names: dict[int, str],
         return lines
     seat = turn.get("seat")
     if seat == viewer and seat is not None:
-        who = _("seat {seat} ({name}, you)").format(seat=seat, name=names.get(seat, "?"))
+        who = _("{name} (you)").format(name=names.get(seat, "?"))
     else:
-        who = _("seat {seat} ({name})").format(seat=seat, name=names.get(seat, "?"))
+        who = names.get(seat, "?")
     kind = turn.get("kind") or "turn"
     phase = turn.get("phase")
     text = _("Turn {number}: {who}").format(number=turn.get("number", "?"), who=who)
@@ -222,16 +224,27 @@ def market_lines(view: dict, translations: Catalog | None = None) -> list[str]:
     return lines
 
 
-def view_lines(view: dict, game: dict | None = None, version: int | None = None,
+def legend_lines(view: dict, names: dict[int, str], marks: dict[int, str],
+                 translations: Catalog | None = None) -> list[Line]:
+    """The board's key, the explorers' letters with their players' names last."""
+    _ = (translations or ENGLISH).gettext
+    who = ", ".join(f"{marks[seat]} {names.get(seat, '?')}" for seat in marks)
+    return [Line(_(s), style="dim") for s in LEGEND] + [
+        Line(s, style="dim") for s in wrap_columns(_(EXPLORERS).format(marks=who), WIDTH, "",
+                                                   "  ", True)]
+
+
+def view_lines(view: dict, game: dict | None = None,
                translations: Catalog | None = None) -> list[Line]:
+    """The view drawn as text. Players are named, never numbered: the turn line names whose turn
+    it is, the board marks each explorer with its player's letter (the key says whose), the
+    tables name the players; the title carries no version (the turn line has the turn's
+    number)."""
     _ = (translations or ENGLISH).gettext
     names = player_names(view, game, translations)
+    marks = player_marks(view, names)
     options = view.get("options") or {}
     title = _("Game {id}").format(id=game["id"]) if game and game.get("id") else _("Game")
-    if version is None:
-        version = view.get("version")
-    if version is not None:
-        title = _("{title}, version {version}").format(title=title, version=version)
     rules = _("(mining cost {cost}, leftover gems {leftover})").format(
         cost=options.get("mining_cost", "?"), leftover=_(str(options.get("leftover_gems", "?"))))
     if columns(title) + 1 + columns(rules) <= WIDTH:
@@ -240,12 +253,12 @@ def view_lines(view: dict, game: dict | None = None, version: int | None = None,
         lines = [Line(title, style="bold"), Line(rules)]
     lines += turn_lines(view, names, translations)
     lines.append(Line(""))
-    lines += board_lines(view, translations)
-    lines += [Line(_(s), style="dim") for s in LEGEND]
+    lines += board_lines(view, marks, translations)
+    lines += legend_lines(view, names, marks, translations)
     lines.append(Line(""))
     lines += [Line(s) for s in market_lines(view, translations)]
     lines.append(Line(""))
-    lines += player_lines(view, names, translations)
+    lines += player_lines(view, names, marks, translations)
     lines.append(Line(""))
     lines += own_lines(view, translations)
     outcome = outcome_lines(view, names, translations)
@@ -255,8 +268,7 @@ def view_lines(view: dict, game: dict | None = None, version: int | None = None,
     return lines
 
 
-def render_plain(view: dict, game: dict | None = None, version: int | None = None,
+def render_plain(view: dict, game: dict | None = None,
                  translations: Catalog | None = None) -> str:
     """The view as `iridescia show --no-color` draws it, in the catalog's language."""
-    return "\n".join(line.plain.rstrip() for line in view_lines(view, game, version,
-                                                                  translations))
+    return "\n".join(line.plain.rstrip() for line in view_lines(view, game, translations))

@@ -34,6 +34,19 @@ def player_names(view: dict, game: dict | None,
     return names
 
 
+def player_marks(view: dict, names: dict[int, str]) -> dict[int, str]:
+    """One lower-case letter a player: the mark of their explorer on the board and in the
+    players' table. The first letter of the name not yet taken (`a` for Ada, `b` for Bo, `r`
+    for the Rhom), else the first free letter of the alphabet."""
+    marks: dict[int, str] = {}
+    for player in view.get("players") or []:
+        seat = player["seat"]
+        name = "Rhom" if player.get("kind") == "rhom" else names.get(seat, "")
+        wanted = [c for c in name.lower() if "a" <= c <= "z"] + list("abcdefghijklmnopqrstuvwxyz")
+        marks[seat] = next(c for c in wanted if c not in marks.values())
+    return marks
+
+
 def hold_text(hold: dict) -> str:
     return " ".join(f"{GEM_LETTERS[g]}{hold.get(g, 0)}" for g in GEMS)
 
@@ -55,10 +68,10 @@ def tiles_per_gem(tile_ids: list[str], translations: Catalog | None = None) -> s
         translations or ENGLISH).gettext("wild {count}").format(count=wild)
 
 
-PLAYER_HEADER = "Seat Player        At   Coins Hold         Stone Points Tiles Relics Token"
+PLAYER_HEADER = "   Player          At   Coins Hold         Stone Points Tiles Relics Token"
 
 
-def player_lines(view: dict, names: dict[int, str],
+def player_lines(view: dict, names: dict[int, str], marks: dict[int, str],
                  translations: Catalog | None = None) -> list[Line]:
     _ = (translations or ENGLISH).gettext
     viewer = view.get("viewer")
@@ -68,37 +81,37 @@ def player_lines(view: dict, names: dict[int, str],
     for player in view.get("players") or []:
         seat = player["seat"]
         marker = ">" if seat == current and not view.get("over") else " "
-        name = names.get(seat, "?") + (" *" if seat == viewer else "")
+        name = names.get(seat, "?")[:13] + " *" if seat == viewer else names.get(seat, "?")
         position = player.get("position") or "-"
         if player.get("finished"):
             position = "done"
         coins = "-" if player.get("kind") == "rhom" else str(player.get("coins", 0))
         token = _(component_name(player["royalty_token"])) if player.get("royalty_token") else "-"
         row = (
-            f"{marker}{seat:<3} {name[:13]:<13} {position:<4} {coins:>5} "
+            f"{marker}{marks.get(seat, '?')} {name[:15]:<15} {position:<4} {coins:>5} "
             f"{hold_text(player.get('hold') or {}):<12} {player.get('stone_dice', 0):>5} "
             f"{player.get('points', 0):>6} {len(player.get('tiles') or []):>5} "
             f"{len(player.get('relics') or []):>6} {token}"
         )
         lines.append(Line(row, style="bold" if seat == viewer else ""))
         def label(what: str, seat=seat) -> str:  # noqa: ANN001
-            return "  " + what.format(seat=seat)
+            return "  " + what.format(name=names.get(seat, "?"))
         if player.get("iridia_stone"):
-            extras.append(label(_("seat {seat} found the Iridia Stone")))
+            extras.append(label(_("{name} found the Iridia Stone")))
         if player.get("items"):
-            extras += wrap(label(_("seat {seat} items")),
+            extras += wrap(label(_("{name} items")),
                            [item_label(i, translations) for i in player["items"]])
         if player.get("tiles"):
-            extras += wrap(label(_("seat {seat} tiles")),
+            extras += wrap(label(_("{name} tiles")),
                            [tiles_per_gem(player["tiles"], translations)])
         if player.get("relics"):
-            extras += wrap(label(_("seat {seat} relics")),
+            extras += wrap(label(_("{name} relics")),
                            [relic_category(r, translations) for r in player["relics"]])
         if view.get("over") and player.get("objectives") and seat != viewer:
-            extras += wrap(label(_("seat {seat} objective")),
+            extras += wrap(label(_("{name} objective")),
                            [_(component_name(o)) for o in player["objectives"]])
         if player.get("reserved_relics"):
-            extras += wrap(label(_("seat {seat} reserved")),
+            extras += wrap(label(_("{name} reserved")),
                            [relic_label(r, translations) for r in player["reserved_relics"]])
     return lines + [Line(line) for line in extras]
 
@@ -113,9 +126,9 @@ def own_lines(view: dict, translations: Catalog | None = None) -> list[Line]:
         return []
     lines = [
         Line(
-            _("You (seat {seat}): hold {hold} ({held}/7), coins {coins}, stone dice {dice}, "
+            _("You: hold {hold} ({held}/7), coins {coins}, stone dice {dice}, "
               "points {points}").format(
-                seat=viewer, hold=hold_text(me.get("hold") or {}),
+                hold=hold_text(me.get("hold") or {}),
                 held=sum((me.get("hold") or {}).values()), coins=me.get("coins", 0),
                 dice=me.get("stone_dice", 0), points=me.get("points", 0)),
             style="bold",
@@ -141,7 +154,7 @@ def card_texts(label: str, texts: list[str]) -> list[Line]:
     return lines
 
 
-OUTCOME_HEADER = "Rank Seat Player        In game Gems Relic sets Tile sets Objective Total"
+OUTCOME_HEADER = "Rank Player             In game Gems Relic sets Tile sets Objective Total"
 
 
 def outcome_lines(view: dict, names: dict[int, str],
@@ -159,7 +172,7 @@ def outcome_lines(view: dict, names: dict[int, str],
     lines = [(translations or ENGLISH).gettext("Final scores"), OUTCOME_HEADER]
     for e in entries:
         lines.append(
-            f"{e.get('rank', '?'):>4} {e['seat']:>4} {names.get(e['seat'], '?')[:13]:<13} "
+            f"{e.get('rank', '?'):>4} {names.get(e['seat'], '?')[:18]:<18} "
             f"{e.get('in_game', 0):>7} {e.get('gems', 0):>4} {e.get('relic_sets', 0):>10} "
             f"{e.get('tile_sets', 0):>9} {e.get('objective', 0):>9} {e.get('total', 0):>5}"
         )

@@ -52,6 +52,7 @@ def printed_names() -> list[str]:
         names.extend(texts.values())
     names.extend(VIEW_WORDS)
     names.extend(board.LEGEND)
+    names.append(board.EXPLORERS)
     return list(dict.fromkeys(names))
 
 

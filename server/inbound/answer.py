@@ -99,7 +99,7 @@ def game_context(session, game: Game, seat: int, name: str, reader: dict | None 
         waiting = i18n.gettext(language, N_(
             "It is {name}'s turn now; you will get an email when it is yours.")).format(
             name=names.get(to_act, i18n.gettext(language, N_("someone else"))))
-    return {"board": board_for(view, game, game.version, names, language),
+    return {"board": board_for(view, game, names, language),
             "score_lines": _score_lines(state, names, language) if over else [], "legal": legal,
             "waiting": waiting, "view": view, "names": names}
 

@@ -209,12 +209,12 @@ def typed_lines(state, seat: int, names: dict[int, str] | None = None) -> list[s
     return list(dict.fromkeys(lines))
 
 
-def board_for(view: dict, game: Game, version: int, names: dict[int, str],
+def board_for(view: dict, game: Game, names: dict[int, str],
               language: str | None = None) -> str:
     """The board as `iridescia show --no-color` draws it (one renderer for both)."""
 
     players = [{"seat": seat, "name": name} for seat, name in names.items()]
-    return render_plain(view, {"id": game.id, "players": players}, version,
+    return render_plain(view, {"id": game.id, "players": players},
                         i18n.engine_catalog(language))
 
 
@@ -289,7 +289,7 @@ def build_context(
                          language),
         "turn_number": (view.get("turn") or {}).get("number"),
         "table_notes": table_notes(session, game, seat, queued_at or utcnow()),
-        "board": board_for(view, game, version, names, language),
+        "board": board_for(view, game, names, language),
         "own_cards": own_cards(view, seat, language),
         **table_talk(session, game, user_id, seat, version),
         "typed": typed[:TYPED_LINES],

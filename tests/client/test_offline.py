@@ -131,7 +131,7 @@ def test_replay_a_file_to_a_version_and_step_through_it(run, tmp_path, finished_
     write_log(path, finished_game)
     at_five = run("replay", "--file", path, "--to", "5", "--no-color")
     assert at_five.exit_code == 0, at_five.output
-    assert at_five.output.startswith("Game sim1, version 5 (")
+    assert at_five.output.startswith("Game sim1 (")
     state = engine.replay(finished_game.events[:5])
     view = json.loads(run("replay", "--file", path, "--to", "5", "--json").output)
     assert view == dict(json.loads(json.dumps(engine.view(state, None))), version=5)
@@ -139,8 +139,8 @@ def test_replay_a_file_to_a_version_and_step_through_it(run, tmp_path, finished_
     stepped = run("replay", "--file", path, "--to", "4", "--step", "--no-color", input="  q")
     assert stepped.exit_code == 0
     titles = [line for line in stepped.output.splitlines() if line.startswith("Game sim1")]
-    assert [t.split(",")[1].split("(")[0].strip() for t in titles] == [
-        "version 1", "version 2", "version 3"]
+    assert len(titles) == 3  # one board a step, until q; the board names no version
+    assert all(" version " not in title for title in titles)
 
 
 def test_replay_needs_a_game_or_a_file(run):

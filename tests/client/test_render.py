@@ -36,25 +36,34 @@ HANDMADE = {
 @pytest.mark.parametrize("name", sorted(HANDMADE))
 def test_handmade_views_match_their_pictures(name):
     build, game = HANDMADE[name]
-    check_expected(name, render_view(build(), game, version=57))
+    check_expected(name, render_view(build(), game))
 
 
 @pytest.mark.parametrize("name", sorted(HANDMADE))
 def test_pictures_fit_80_columns_in_colour_too(name):
     build, game = HANDMADE[name]
-    plain = render_view(build(), game, version=57)
-    coloured = render_view(build(), game, version=57, color=True)
+    plain = render_view(build(), game)
+    coloured = render_view(build(), game, color=True)
     assert "\x1b[" in coloured
     assert ANSI.sub("", coloured).splitlines() == plain.splitlines()
     assert max(len(line) for line in plain.splitlines()) <= 80
 
 
 def test_the_picture_shows_what_the_issue_lists():
-    text = render_view(handmade.solo_mid_game(), handmade.SOLO_GAME, version=57)
+    text = render_view(handmade.solo_mid_game(), handmade.SOLO_GAME)
     lines = text.splitlines()
     canyon = next(line for line in lines if line.startswith("Canyon"))
-    # 4d: the rainbow tile with the Rhom (seat 0) on it; 4e: sapphire with a stone-die bonus.
-    assert "4d R   0" in canyon and "4e Ssd" in canyon
+    # 4d: the rainbow tile with the Rhom (r) on it; 4e: sapphire with a stone-die bonus; 3c:
+    # Ada's explorer (a). The key names the players behind the letters, and no line numbers a
+    # seat or says a version.
+    assert "4d R   r" in canyon and "4e Ssd" in canyon
+    assert "3c E1c a" in next(line for line in lines if "3c" in line)
+    assert "letters after a tile: the explorers there (r the Rhom, a Ada)" in lines
+    assert lines[:2] == ["Game solo1 (mining cost 1, leftover gems any)",
+                         "Turn 9: Ada (you), actions phase"]
+    assert " r the Rhom        4d       - A2 C0 E1 S3      0     11     3      1 -" in lines
+    assert ">a Ada *           3c       3 A1 C2 E3 S0      1      4     2      0 -" in lines
+    assert "seat" not in text.lower() and "version" not in text
     assert "5c ##" in text and "5d ##" in text  # barricades
     assert "Roll: mine: dice 4 2, stone 5, needs 5 or more" in lines
     assert "Objectives  Glimmering Gold (7p): The most coins at the end of the game (a tie" in lines
@@ -66,13 +75,14 @@ def test_the_picture_shows_what_the_issue_lists():
 def test_show_gives_my_items_texts_every_relics_category_and_tiles_per_gem():
     """Card help in `show` (issue 21): the text of my items, the category of every restored
     relic, each player's victory pile counted by gem (rainbow and Iridia Stone tiles wild)."""
-    lines = render_view(handmade.solo_mid_game(), handmade.SOLO_GAME, version=57).splitlines()
+    lines = render_view(handmade.solo_mid_game(), handmade.SOLO_GAME).splitlines()
     assert "Items       Dazzling Dynamite (3c): Change one die by up to +2 or -2: a die of" in lines
     assert "            When: your turn, during the optional actions, before a mining roll." in lines
-    assert "  seat 0 relics Citrine Amulet (jewelry)" in lines
+    assert "  the Rhom relics Citrine Amulet (jewelry)" in lines
     # The Rhom's pile: desert_amethyst_1, canyon_rainbow, desert_sapphire_2.
-    assert "  seat 0 tiles A1 C0 E0 S1 wild 1" in lines
-    assert "  seat 1 tiles A0 C0 E2 S0 wild 0" in lines
+    assert "  the Rhom tiles A1 C0 E0 S1 wild 1" in lines
+    assert "  Ada tiles A0 C0 E2 S0 wild 0" in lines
+    assert "You: hold A1 C2 E3 S0 (6/7), coins 3, stone dice 1, points 4" in lines
 
 
 def test_other_players_objectives_never_appear():
@@ -87,8 +97,8 @@ def test_json_views_round_trip_through_the_picture():
     view = json.loads(json.dumps(handmade.finished_three_players()))
     text = render_view(view, handmade.THREE_GAME)
     assert "Final scores" in text
-    ranks = [line.split()[:3] for line in text.splitlines()[-3:]]
-    assert ranks == [["1", "1", "Babbage"], ["2", "0", "Ada"], ["3", "2", "Countess"]]
+    ranks = [line.split()[:2] for line in text.splitlines()[-3:]]
+    assert ranks == [["1", "Babbage"], ["2", "Ada"], ["3", "Countess"]]
 
 
 ENGINE_PICTURES = {
@@ -114,7 +124,7 @@ def engine_view(name):
 @pytest.mark.parametrize("name", sorted(ENGINE_PICTURES))
 def test_engine_states_match_their_pictures(name):
     _state, view, game = engine_view(name)
-    text = render_view(view, game, version=100)
+    text = render_view(view, game)
     check_expected(name, text)
     assert max(len(line) for line in text.splitlines()) <= 80
 
@@ -135,10 +145,12 @@ def test_a_finished_game_shows_every_objective_and_the_ranking():
     _state, view, game = engine_view("engine_two_players_finished")
     text = render_view(view, game)
     other = view["players"][1]["objectives"][0]
-    assert f"  seat 1 objective {engine.data.display_name(other)}" in text.splitlines()
+    names = {p["seat"]: p["name"] for p in game["players"]}
+    assert f"  {names[1]} objective {engine.data.display_name(other)}" in text.splitlines()
     ranking = text.splitlines()[-2:]
     totals = {e["seat"]: e["total"] for e in view["outcome"]["seats"]}
-    assert [int(line.split()[1]) for line in ranking] == sorted(totals, key=lambda s: -totals[s])
+    assert [line.split()[1] for line in ranking] == [
+        names[s] for s in sorted(totals, key=lambda s: -totals[s])]
 
 
 def test_long_names_and_ids_still_fit_80_columns():
@@ -146,9 +158,10 @@ def test_long_names_and_ids_still_fit_80_columns():
     view["turn"].update(kind="removal", extra_turn=True)
     game = {"id": "x" * 30, "players": [
         {"seat": 1, "name": "Countess Augusta Ada Lovelace-Byron of Ockham", "kind": "human"}]}
-    text = render_view(view, game, version=12345)
+    text = render_view(view, game)
     assert max(len(line) for line in text.splitlines()) <= 80
-    assert "Turn 9: seat 1 (Countess Augusta Ada Lo…, you), removal turn: remove one tile\n  below the Castle (extra turn)\n" in text
+    assert ("Turn 9: Countess Augusta Ada Lo… (you), removal turn: remove one tile below the\n"
+            "  Castle (extra turn)\n") in text
 
 
 @pytest.mark.parametrize("name", sorted(HANDMADE))
@@ -157,7 +170,7 @@ def test_show_in_japanese_when_lang_is_japanese_fits_80_columns(name, monkeypatc
 
     monkeypatch.setenv("LANG", "ja_JP.UTF-8")
     build, game = HANDMADE[name]
-    text = render_view(build(), game, version=57)
-    assert "宝石市場" in text and "タイルの後の数字：そこにいる探検家の席" in text
+    text = render_view(build(), game)
+    assert "宝石市場" in text and "タイルの後の文字：そこにいる探検家" in text
     assert "Gem market" not in text and "Supply" not in text
     assert max(columns(line) for line in text.splitlines()) <= 80

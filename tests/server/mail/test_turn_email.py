@@ -78,11 +78,16 @@ def test_after_a_move_the_next_player_gets_exactly_one_email_saying_how_to_play(
     typed = text.split("What you may type now (reply with one command a line):\n")[1]
     assert {line.strip() for line in typed.split("\nIn a terminal")[0].splitlines()} == lines
     # The whole board, as `iridescia show --no-color` draws it for this player.
-    board = engine.text.board.render_plain(engine.view(state, seat), None)
-    rows_and_markets = board[board.index("Castle"):board.index("Seat Player")]
-    own = board[board.index("You (seat"):]
-    assert rows_and_markets in text and own in text
-    assert "Objectives  " in own and "Supply      " in rows_and_markets
+    names = {s: table.player_at(game_id, s).name for s in (0, 1)}
+    board = engine.text.board.render_plain(engine.view(state, seat), {
+        "id": game_id, "players": [{"seat": s, "name": n} for s, n in names.items()]})
+    assert board in text
+    assert "Objectives  " in board and "Supply      " in board
+    # Players by name, never by seat number; the turn's number, not the game's version.
+    assert f"Turn 2: {second.name} (you), " in board
+    marks = ", ".join(f"{n[0].lower()} {n}" for n in names.values())  # Ada's a, Bob's b
+    assert f"the explorers there ({marks})" in board
+    assert "seat" not in board.lower() and "version" not in board.lower()
 
 
 def test_smtp_outage_then_recovery_every_game_notification_arrives_once(db_url, smtp_server):

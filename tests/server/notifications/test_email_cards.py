@@ -46,8 +46,9 @@ def test_the_turn_mail_gives_my_objectives_text_relic_categories_and_tiles_per_g
     for relic_id in state.relic_row:
         relic = RELICS[relic_id]
         assert f"{relic.name} ({relic.category}," in flat
-    # The player who moved has one tile: the count by gem is there for their seat.
-    assert f"seat {other.seat} tiles {tiles_per_gem(list(other.tiles))}" in flat
+    # The player who moved has one tile: the count by gem is there, by their name.
+    mover = table.player_at(game_id, other.seat).name
+    assert f"{mover} tiles {tiles_per_gem(list(other.tiles))}" in flat
     # Beside the picture (the hex board alone): the relic row with each relic's category, and
     # my own panel first, with my objectives' text.
     for relic_id in state.relic_row:

@@ -6,7 +6,7 @@ from engine.text.board import render_plain
 from server.notifications.render import commands, render
 from tests.client import handmade
 
-BOARD = render_plain(handmade.solo_mid_game(), handmade.SOLO_GAME, 57)
+BOARD = render_plain(handmade.solo_mid_game(), handmade.SOLO_GAME)
 TYPED = ["reveal 3c", "reveal 3c 3d", "move 2b", "give emerald --to supply"]
 
 

@@ -39,5 +39,5 @@ def test_no_email_shows_another_players_objectives(app, table):
     # What was searched holds everything a turn email carries: the story, the board, the lines.
     for row in mine:
         for part in ("Since your last turn:\n", "What you may type now", "The board:\n",
-                     "Gem market  ", "Relics      ", "You (seat "):
+                     "Gem market  ", "Relics      ", "You: hold "):
             assert part in row.text_body, (part, row.text_body)
