@@ -17,6 +17,7 @@ from server.games import lobby, seeding
 from server.http.auth import hash_token, new_token
 from server.i18n import N_
 from server.inbound import answer, solo_code
+from server.inbound.answer_subject import answer_subject
 from server.inbound.community_words import (
     answer_join_code,
     answer_open_games,
@@ -186,9 +187,10 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             detail += f"; {sum(t.startswith(posted) for t in told)} of {len(said)} message(s) posted"
         finish(session, record_id, status, detail, user_id=user.id, game_id=game.id,
                applied=report.played)
-        answer.queue_answer(session, letter, user.email, answer.subject_for(
-            letter, N_("Gems of Iridescia {game}"), language, game=game.id), text, now,
-            user_id=user.id, game_id=game.id, version=game.version, seat=seat.seat,
+        subject = answer_subject(game.id, report, planned, context, seat.seat, language)
+        answer.queue_answer(
+            session, letter, user.email, subject, text, now, user_id=user.id, game_id=game.id,
+            version=game.version, seat=seat.seat,
             html_body=answer.html_with_picture(text, context, game, user, language),
             language=language)
     return _outcome(status, detail)

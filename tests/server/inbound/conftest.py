@@ -1,9 +1,14 @@
 """Fixtures for the mail-coming-in tests: the app on SQLite and PostgreSQL with its outgoing mail
 going to a real SMTP sink (aiosmtpd), the embedded SMTP receiver on a free port, and a post
-office that delivers the outbox and writes players' replies."""
+office that delivers the outbox and writes players' replies, and a real IMAP server (pymap)."""
 
 import asyncio
+import imaplib
+import os
 import socket
+import subprocess
+import sys
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -104,9 +109,37 @@ def duel(post, table):
 
 
 def answer_to(post, address):
-    return text_of(post.latest(address, "Re:"))
+    return text_of(post.answer(address))
 
 
 def flat(text: str) -> str:
     """`text` with its line breaks as spaces (the answers wrap their sentences at 76)."""
     return " ".join(text.split())
+
+
+@pytest.fixture
+def imap_server(tmp_path):
+    """A real IMAP server (pymap, in-memory) with the mailbox play / secret."""
+    port = free_port()
+    pymap = os.path.join(os.path.dirname(sys.executable), "pymap")
+    process = subprocess.Popen(
+        [pymap, "--host", "127.0.0.1", "--port", str(port), "--no-tls", "dict",
+         "--demo-user", "play", "--demo-password", "secret"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                imaplib.IMAP4("127.0.0.1", port, timeout=1).logout()
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def imap_mailbox(port: int) -> imaplib.IMAP4:
+    connection = imaplib.IMAP4("127.0.0.1", port, timeout=10)
+    connection.login("play", "secret")
+    return connection

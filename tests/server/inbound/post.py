@@ -33,6 +33,15 @@ class PostOffice:
         raise AssertionError(f"no mail to {address} about {subject!r}: "
                              f"{[str(m['Subject']) for m in self.mail_to(address)]}")
 
+    def answer(self, address: str) -> EmailMessage:
+        """The latest answer to a mail from `address`: threaded under it by In-Reply-To (its
+        subject tells the news, with no "Re:")."""
+        for message in reversed(self.mail_to(address)):
+            if message["In-Reply-To"]:
+                return message
+        raise AssertionError(f"no answer to {address}: "
+                             f"{[str(m['Subject']) for m in self.mail_to(address)]}")
+
     def count(self) -> int:
         return len(self.handler.received)
 

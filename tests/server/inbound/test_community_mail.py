@@ -28,7 +28,7 @@ def test_a_rematch_asked_and_accepted_by_mail(post, table, receiver):
 
     post.send_smtp(reply(bobs_mail, "rematch"), str(bobs_mail["Reply-To"]), bob.email)
     post.deliver()
-    asked = flat(text_of(post.latest(bob.email, "Re:")))
+    asked = flat(text_of(post.answer(bob.email)))
     rematch_id = asked.split("You asked for a rematch of game ")[1].split(": game ")[1][:8]
     assert (f"You asked for a rematch of game {game_id}: game {rematch_id}. The other players "
             "are invited; it starts by itself when the 1 still missing have accepted") in asked
@@ -37,7 +37,7 @@ def test_a_rematch_asked_and_accepted_by_mail(post, table, receiver):
     post.send_smtp(reply(adas_mail, "rematch"), str(adas_mail["Reply-To"]), ada.email)
     post.deliver()
     assert (f"Game {rematch_id}, the rematch of game {game_id}, has started"
-            in flat(text_of(post.latest(ada.email, "Re:"))))
+            in flat(text_of(post.answer(ada.email))))
     assert table.game(rematch_id).status == "active"
 
 
@@ -49,7 +49,7 @@ def test_rematch_before_the_end_is_answered_with_the_reason(post, table, receive
     post.send_smtp(reply(mail, "rematch"), str(mail["Reply-To"]), bob.email)
     post.deliver()
     assert (f"Your mail was not acted on: game {game_id} is not over: a rematch is offered at "
-            "its end." in flat(text_of(post.latest(bob.email, "Re:"))))
+            "its end." in flat(text_of(post.answer(bob.email))))
 
 
 def to_bare(sender: str, body: str) -> bytes:
@@ -96,4 +96,4 @@ def test_open_to_the_bare_address_lists_the_open_games_and_join_code_seats(post,
     assert post.ingest(to_bare(bob.email, "join nosuchcode")).status == "refused"
     post.deliver()
     assert ("no game has the join code 'nosuchcode': check it with whoever invited you"
-            in flat(text_of(post.latest(bob.email, "Re:"))))
+            in flat(text_of(post.answer(bob.email))))

@@ -37,7 +37,7 @@ def test_a_join_by_mail_takes_the_account_away_from_whoever_registered_the_addre
     outcome = post.ingest(reply(invitation, "join"))
     post.deliver()
     assert outcome.status == "joined"
-    assert f"You have a seat in game {game['id']}" in flat(text_of(post.latest(INVITEE, "Re:")))
+    assert f"You have a seat in game {game['id']}" in flat(text_of(post.answer(INVITEE)))
     # The registrant's token no longer reads anything, the invitee's seat least of all.
     assert table.client.get("/api/v1/users/me", headers=stolen).status_code == 401
     assert table.client.get(f"/api/v1/games/{game['id']}/view",

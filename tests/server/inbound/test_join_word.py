@@ -29,7 +29,7 @@ def test_the_word_after_join_is_the_players_word_for_the_dice(post, table, recei
     game, invitation = invited(post, table)
     post.send_smtp(reply(invitation, "join tolami-veruko"), str(invitation["Reply-To"]), FRIEND)
     post.deliver()
-    assert f"You have a seat in game {game['id']}" in flat(text_of(post.latest(FRIEND, "Re:")))
+    assert f"You have a seat in game {game['id']}" in flat(text_of(post.answer(FRIEND)))
     assert friends_word(table) == "tolami-veruko"
 
 
@@ -37,7 +37,7 @@ def test_a_word_that_is_not_one_plain_word_is_answered_and_seats_no_one(post, ta
     game, invitation = invited(post, table)
     post.send_smtp(reply(invitation, "join my lucky word"), str(invitation["Reply-To"]), FRIEND)
     post.deliver()
-    answer = flat(text_of(post.latest(FRIEND, "Re:")))
+    answer = flat(text_of(post.answer(FRIEND)))
     assert ("your word for the dice 'my lucky word' is not one word of up to 64 letters, "
             "digits, '-' or '_': leave it out or send one such word") in answer
     assert friends_word(table) is None

@@ -44,7 +44,7 @@ def test_a_say_alone_is_answered_and_shown_in_the_next_email(post, table, duel):
     answer = answer_to(post, duel.player.email)
     assert "Posted to the players: <b>hello</b>[2J there" in answer
     assert "Your mail had no command in it." not in answer
-    answer_html = post.latest(duel.player.email, "Re:").get_body(("html",)).get_content()
+    answer_html = post.answer(duel.player.email).get_body(("html",)).get_content()
     assert "Posted to the players: &lt;b&gt;hello&lt;/b&gt;" in answer_html
     # Then the player plays their turn; the other's turn mail carries the message, escaped.
     table.play_turn(duel.game_id)

@@ -29,7 +29,7 @@ def test_undo_in_a_reply_takes_back_the_move_and_then_has_nothing_left(post, tab
     assert now.players[duel.seat].position == state.players[duel.seat].position
     assert engine.current_player(now) == duel.seat
 
-    answered = post.latest(duel.player.email, "Re:")
+    answered = post.answer(duel.player.email)
     again = post.ingest(reply(answered, "undo"))
     post.deliver()
     assert again.status == "stopped"

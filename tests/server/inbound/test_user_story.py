@@ -24,7 +24,7 @@ def test_an_invited_player_plays_a_whole_game_by_replying(post, table, receiver,
     assert "reply to this message with the one word" in text_of(invitation)
     post.send_smtp(reply(invitation, "join"), str(invitation["Reply-To"]), FRIEND)
     post.deliver()
-    seated = post.latest(FRIEND, "Re:")
+    seated = post.answer(FRIEND)
     assert f"You have a seat in game {game['id']}" in flat(text_of(seated))
     assert str(seated["In-Reply-To"]).startswith("<")
 
@@ -64,7 +64,7 @@ def test_an_illegal_line_in_the_middle_stops_there_and_the_answer_says_so(post, 
     post.send_smtp(reply(mail, body, style="gmail"), str(mail["Reply-To"]), player.email)
     post.deliver()
 
-    answered = post.latest(player.email, "Re:")
+    answered = post.answer(player.email)
     answer = text_of(answered)
     # The answer stays light (issue 26): no picture inline; its HTML part links to the board's
     # picture and the game's page.

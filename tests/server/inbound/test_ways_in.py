@@ -3,7 +3,6 @@ mail, through each way in: the embedded SMTP receiver, `iridescia-server mail in
 standard input (as an MTA's pipe runs it), and IMAP polling of a real IMAP server (pymap, started
 by the test). And the pipe's exit codes, which a mail server acts on."""
 
-import imaplib
 import os
 import re
 import subprocess
@@ -12,10 +11,9 @@ import time
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-import pytest
 from click.testing import CliRunner
 
-from tests.server.inbound.conftest import flat, free_port
+from tests.server.inbound.conftest import flat, free_port, imap_mailbox
 from tests.server.inbound.play_by_mail import MailPlayer, play_to_the_end, verify_export
 from tests.server.inbound.post import text_of
 
@@ -102,40 +100,12 @@ def test_the_pipe_exits_0_when_handled_67_for_an_unknown_address_75_when_the_dat
     assert b"temporary" in retry.stderr
 
 
-@pytest.fixture
-def imap_server(tmp_path):
-    """A real IMAP server (pymap, in-memory) with the mailbox play / secret."""
-    port = free_port()
-    pymap = os.path.join(os.path.dirname(sys.executable), "pymap")
-    process = subprocess.Popen(
-        [pymap, "--host", "127.0.0.1", "--port", str(port), "--no-tls", "dict",
-         "--demo-user", "play", "--demo-password", "secret"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                imaplib.IMAP4("127.0.0.1", port, timeout=1).logout()
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(10)
-
-
-def _mailbox(port: int) -> imaplib.IMAP4:
-    connection = imaplib.IMAP4("127.0.0.1", port, timeout=10)
-    connection.login("play", "secret")
-    return connection
-
-
 def test_a_solo_game_played_through_imap_polling(post, table, imap_server, tmp_path, app):
     from server.inbound.imap import ImapSettings, Mailbox
 
     server_side = Mailbox(ImapSettings.from_url(f"imap://play:secret@127.0.0.1:{imap_server}/INBOX"))
 
-    mailbox = _mailbox(imap_server)  # the players' side: one connection (a login is slow)
+    mailbox = imap_mailbox(imap_server)  # the players' side: one connection (a login is slow)
 
     def by_imap(raw: bytes, to: str, sender: str) -> None:
         mailbox.append("INBOX", None, None, raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
@@ -155,7 +125,7 @@ def test_imap_leaves_a_message_unseen_when_the_database_is_down(post, table, ima
 
     down = create_app(dict(settings, DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:"
                                                   f"{free_port()}/x"))
-    mailbox = _mailbox(imap_server)
+    mailbox = imap_mailbox(imap_server)
     mailbox.append("INBOX", None, None, new_solo("ada@example.org").replace(b"\n", b"\r\n"))
     imap = ImapSettings.from_url(f"imap://play:secret@127.0.0.1:{imap_server}/INBOX")
     assert poll(down, imap) == {"temporary": 1}
@@ -171,7 +141,7 @@ def test_the_scheduler_polls_the_mailbox_of_imap_url(post, table, imap_server, s
     app = create_app(dict(settings, IMAP_URL=f"imap://play:secret@127.0.0.1:{imap_server}/INBOX",
                           SCHEDULER_INTERVAL_SECONDS=0.2))
     ada = table.register("Ada")
-    mailbox = _mailbox(imap_server)
+    mailbox = imap_mailbox(imap_server)
     mailbox.append("INBOX", None, None, new_solo(ada.email).replace(b"\n", b"\r\n"))
     scheduler = start_embedded(app)
 
@@ -202,7 +172,7 @@ def test_a_poison_mail_does_not_block_the_mailbox(post, table, imap_server, app,
     from tests.server.inbound.test_bounded_reading import nested
 
     ada = table.register("Ada")
-    mailbox = _mailbox(imap_server)
+    mailbox = imap_mailbox(imap_server)
     # 60 deep (the test's IMAP server stores no deeper): past the bounds, as 1,000 deep is.
     for raw in (nested("mallory@evil.example", BARE, 60), b"Subject: raises\r\n\r\nx\r\n",
                 new_solo(ada.email)):

@@ -200,7 +200,7 @@ def test_answers_show_no_other_seats_secrets(post, table, duel):
     post.ingest(to_bare(duel.player.email, "games"))
     post.deliver()
     answers = [text_of(m) for m in post.mail_to(duel.player.email)
-               if str(m["Subject"]).startswith("Re:")]
+               if m["In-Reply-To"]]
     assert len(answers) == 2
     for text in answers:
         assert [s for s in secret if s in text] == []

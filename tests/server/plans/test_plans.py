@@ -166,7 +166,7 @@ def test_a_plan_is_dropped_by_mail(post, table, duel, app):
     started = post.latest(duel.other.email, duel.game_id)
     assert post.ingest(reply(started, REVEALS)).status == "planned"
     post.deliver()
-    dropped = post.ingest(reply(post.latest(duel.other.email, "Re:"), "plan clear"))
+    dropped = post.ingest(reply(post.answer(duel.other.email), "plan clear"))
     post.deliver()
     assert dropped.status == "answered"
     assert "Your plan is dropped." in answer_to(post, duel.other.email)
