@@ -7,9 +7,10 @@ STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
 # Debian packages: headless Chromium and its driver for the browser tests (tests/server/web), the
-# DejaVu fonts the board's PNG is drawn with, and a Japanese font (IPA Gothic) for the Japanese
-# pages in Chromium. Installed with apt-get when one is missing.
-DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core fonts-ipafont-gothic
+# DejaVu fonts the board's PNG is drawn with, a Japanese font (IPA Gothic) for the Japanese pages
+# in Chromium, and mutt, the mail client that replies over STARTTLS in
+# tests/server/inbound/test_mutt.py. Installed with apt-get when one is missing.
+DEBIAN_PACKAGES := chromium chromium-driver fonts-dejavu-core fonts-ipafont-gothic mutt
 
 .PHONY: help venv run test lint bench openapi clean system-packages node-packages translations
 
