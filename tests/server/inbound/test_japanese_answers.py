@@ -25,10 +25,12 @@ def test_a_stale_reply_is_refused_in_japanese_text_and_html(post, table, duel):
     # The first email again, its reveal again: written for before, and not legal any more.
     assert post.ingest(reply(duel.mail, f"{duel.first}\nend")).status == "stopped"
     post.deliver()
-    message = post.latest(duel.player.email, "Re:")
+    message = post.answer(duel.player.email)
     text = answer_to(post, duel.player.email)
     assert f"{duel.player.name}さん、こんにちは。" in text
     assert f"拒否しました：1行目「{duel.first}」" in text, text
+    # The subject tells the news in Japanese too: where the run stopped, whose turn it is.
+    assert str(message["Subject"]).startswith(f"1行目で停止：{duel.first} — "), message["Subject"]
     assert "返信されたメールの後にゲームが進み" in flat(text) and "何も実行していません" in text
     assert "あなたが返信したメールの後に起きたこと：\n" in text
     for english in ("Hello", "Refused", "line 1", "nothing was played", "Since the email",
@@ -43,7 +45,7 @@ def test_an_unknown_sentence_is_answered_in_japanese(post, table, duel):
     _choose(table, duel.player, language="ja")
     assert post.ingest(reply(duel.mail, "Thanks!")).status == "answered"
     post.deliver()
-    message = post.latest(duel.player.email, "Re:")
+    message = post.answer(duel.player.email)
     text = answer_to(post, duel.player.email)
     assert "メールにコマンドがありませんでした。" in text and "Your mail had no" not in text
     assert "メールにコマンドがありませんでした。" in _html(message)
@@ -56,7 +58,7 @@ def test_a_reply_to_a_forged_address_is_refused_in_japanese(post, table, duel):
     tampered = local[:-1] + ("a" if local[-1] != "a" else "b") + "@" + domain
     assert post.ingest(reply(duel.mail, duel.first, to=tampered)).status == "refused"
     post.deliver()
-    message = post.latest(duel.player.email, "Re:")
+    message = post.answer(duel.player.email)
     text = flat(answer_to(post, duel.player.email))
     assert "メールは実行されませんでした：送り先のアドレスは無効です。" in text, text
     assert "not acted on" not in text and "not valid" not in text
