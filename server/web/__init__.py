@@ -25,6 +25,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from server.http import errors
+from server.web import page_gettext
 from server.web.bot_pages import blp as bot_pages
 from server.web.community_pages import blp as community_pages
 from server.web.csrf import csrf
@@ -123,6 +124,7 @@ def init_app(app: Flask) -> None:
         WTF_CSRF_TIME_LIMIT=None,  # the token lives as long as the page session
     )
     app.session_interface = PageSessions()
+    page_gettext.install(app)  # after Babel(app), which app.py builds first
     csrf.init_app(app)
 
 
