@@ -127,7 +127,7 @@ def test_registrations_are_limited_per_address(database_url, tmp_path):
     answers = [api.call("POST", "/users", json_body={"name": f"p{n}",
                         "email": f"p{n}@example.org"}, headers=_guess() if n % 2 else None)
                for n in range(5)]
-    assert [status for status, _, _ in answers] == [201] * 3 + [429] * 2
+    assert [status for status, _, _ in answers] == [202] * 3 + [429] * 2
     status, body, headers = answers[-1]
     assert body["message"].startswith("too many account requests from your address: at most 3 "
                                       "an hour; retry in ")
@@ -187,7 +187,7 @@ def test_rate_limit_0_turns_every_request_limit_off(database_url, tmp_path):
     api = Api(app.test_client())
     assert [api.call("GET", "/users/me", headers=_guess())[0] for _ in range(5)] == [401] * 5
     assert [api.call("POST", "/users", json_body={"name": f"p{n}", "email": f"p{n}@x.org"})[0]
-            for n in range(3)] == [201] * 3
+            for n in range(3)] == [202] * 3
     assert "X-RateLimit-Limit" not in api.call("GET", "/health")[2]
 
 
