@@ -18,6 +18,7 @@ from server.scheduler.tick import Ticker
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, WebhookDelivery
 from server.webhooks import signing
+from tests.accounts import sign_up
 from tests.server.scheduler.helpers import Clock, Player
 from tests.server.spec_validation import assert_valid, spec
 from tests.webhook_sink import serve
@@ -234,8 +235,8 @@ def test_an_answer_that_will_not_change_is_parked_at_once(app, table, ticker, cl
 @pytest.mark.parametrize("format", ["discord", "slack"])
 def test_discord_and_slack_get_their_incoming_webhook_bodies(app, table, ticker, clock, sink,
                                                              format):
-    data = table._call("post", "/users", name="Ada <!channel> @everyone [win](https://evil.example)",
-                       email="ada@example.org")
+    data = sign_up(table.client, "Ada <!channel> @everyone [win](https://evil.example)",
+                   "ada@example.org")
     ada = table.players[data["id"]] = Player(data["name"], data["email"], data["id"], data["token"])
     game_id = table.new_game(ada)
     hook = _hook(table, game_id, ada, sink.url(f"/chat?format={format}"))
