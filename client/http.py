@@ -77,6 +77,9 @@ class Stale(ApiError):
         return int(value) if value is not None else None
 
     def describe(self) -> str:
+        # The server's reason names versions, which an integrator wants and a player never reads.
+        if self.current_version is not None:
+            return _("the game moved on before your command arrived: nothing was sent")
         return _("conflict: {reason}").format(reason=self.reason)
 
 

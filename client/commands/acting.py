@@ -73,7 +73,7 @@ def submit(app: App, game_id: str, command: dict, expect_version: int | None,
     # What I have seen is my own command's result; whatever others did since is news for the
     # next command to report (a 409) rather than something I silently decided against.
     game_helpers.remember_version(api, game_id, result.get("version"))
-    click.echo(_("Version {version}. {value}").format(version=game.get('version', result.get('version')), value=game_helpers.whose_turn(game)))
+    click.echo(game_helpers.whose_turn(game))
 
 
 def _with_undone_steps(api, game_id: str, result: dict) -> list[dict]:
@@ -93,9 +93,8 @@ def explain_stale(app: App, game_id: str, expected: int, stale: Stale) -> None:
     api = app.api()
     game = game_helpers.fetch_game(api, game_id)
     current = stale.current_version if stale.current_version is not None else game.get("version")
-    click.echo(
-        _("The game moved on since version {expected} (it is at version {current}); your command was not sent. What changed:").format(expected=expected, current=current), err=True
-    )
+    click.echo(_("The game moved on since you last looked; your command was not sent. "
+                 "What changed:"), err=True)
     events = game_helpers.fetch_events(api, game_id, after=expected).get("events") or []
     for line in game_helpers.tell(events, game, continued_heading=True):
         click.echo("  " + line, err=True)

@@ -179,7 +179,7 @@ def replay(app: App, game: str | None, path: str | None, to_version: int | None,
         else:
             click.echo(render_view(view, game_info, color=color))
         if step:
-            click.echo(_("-- any key: next version, q: quit --"), err=True)
+            click.echo(_("-- any key: next step, q: quit --"), err=True)
             if click.getchar() in ("q", "Q"):
                 return
 

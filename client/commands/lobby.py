@@ -66,9 +66,8 @@ def game_lines(game: dict) -> list[str]:
     """A game object in a few lines (what `new`, `join`, `start` and `leave` print)."""
     variants = game.get("variants") or {}
     rhom = _(" + the Rhom") if game.get("rhom") else ""
-    lines = [_("Game {game}: {status}, {seats} seat(s){rhom}, version {version}").format(
-        game=game["id"], status=game.get("status"), seats=game.get("seats"), rhom=rhom,
-        version=game.get("version", 0))]
+    lines = [_("Game {game}: {status}, {seats} seat(s){rhom}").format(
+        game=game["id"], status=game.get("status"), seats=game.get("seats"), rhom=rhom)]
     if variants:
         lines.append(
             _("  variants: ") + ", ".join(f"{k}={v}" for k, v in sorted(variants.items()))

@@ -8,7 +8,7 @@ import re
 OPEN_GAME = {"id": "g1", "status": "open", "version": 0, "seats": 2, "join_code": "X7P2QK",
              "players": [{"seat": None, "user_id": 1, "name": "Ada", "kind": "human"},
                          {"seat": None, "user_id": 2, "name": "Bob", "kind": "human"}]}
-JOINED = ("Game g1: open, 2 seat(s), version 0\n"
+JOINED = ("Game g1: open, 2 seat(s)\n"
           "  join code: X7P2QK\n"
           "  player: Ada (human)\n"
           "  player: Bob (human)\n")
@@ -45,7 +45,7 @@ def test_rematch_says_who_it_waits_for(run, standin):
     assert result.exit_code == 0, result.output
     assert result.output == (
         "Rematch of game g1:\n"
-        "Game g2: open, 2 seat(s), version 0\n"
+        "Game g2: open, 2 seat(s)\n"
         "  join code: Q4Z8RT\n"
         "  player: Bob (human)\n"
         "Waiting for 1 more player to accept: it starts by itself when they have.\n")

@@ -74,12 +74,11 @@ def test_stale_version_says_what_changed(run, standin):
     result = run("end", "g1", "--expect-version", "11", env=env(standin))
     assert result.exit_code == 1
     assert result.output == (
-        "The game moved on since version 11 (it is at version 13); your command was not sent. "
-        "What changed:\n"
+        "The game moved on since you last looked; your command was not sent. What changed:\n"
         "  Continued\n"
         "    Bob moved to 3c: an emerald.\n"
         "Your turn. Look again with `iridescia show g1` and retry.\n"
-        "Error: conflict: the game is at version 13, you sent 11: refresh and retry\n"
+        "Error: the game moved on before your command arrived: nothing was sent\n"
     )
     assert standin.requests[-1]["args"] == {"after": "11"}
 
@@ -177,5 +176,5 @@ def test_the_answer_to_a_command_tells_the_rhoms_turn_that_followed(run, standin
         "You collected the Desert Rainbow tile from 2c.\n"
         "Turn 8: the Rhom\n"
         "  The Rhom drew card 6 (double).\n"
-        "Version 11. Waiting for the Rhom.\n"
+        "Waiting for the Rhom.\n"
     )

@@ -142,10 +142,10 @@ def test_stale_version_shows_what_changed(table):
     result = cli(first, "reveal", game, "1b", "--expect-version", "1")
     assert result.exit_code == 1
     lines = result.output.splitlines()
-    assert lines[0] == ("The game moved on since version 1 (it is at version 2); your command "
-                        "was not sent. What changed:")
+    assert lines[0] == ("The game moved on since you last looked; your command was not sent. "
+                        "What changed:")
     assert lines[1] == f"  Turn 1: {first.capitalize()} (you)"
-    assert lines[-1] == "Error: conflict: the game is at version 2, you sent 1: refresh and retry"
+    assert lines[-1] == "Error: the game moved on before your command arrived: nothing was sent"
     # Nothing was played: the reveal is still open.
     assert "reveal 1b" in cli(first, "legal", game).output.splitlines()
 
@@ -161,7 +161,7 @@ def test_watch_wait_and_an_unfinished_log(table, tmp_path):
     cli, game, first, second, seat = table
     played = cli(first, "reveal", game, "1b", "1c")
     assert played.exit_code == 0, played.output
-    assert played.output.splitlines() == ["You revealed 1b and 1c.", "Version 3. Your turn."]
+    assert played.output.splitlines() == ["You revealed 1b and 1c.", "Your turn."]
 
     watched = cli(second, "watch", game, "--after", "1", "--limit", "2")
     assert watched.exit_code == 0
