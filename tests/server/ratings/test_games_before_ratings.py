@@ -4,8 +4,6 @@ on the ratings, the player's page and the list of games."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from sqlalchemy import null, update
 from sqlmodel import select
@@ -14,7 +12,6 @@ import engine
 from server import create_app
 from server.games import outcomes
 from server.ratings import derived
-from server.scheduler.automatic import play_due_turns
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game, Seat
 from tests.server.scheduler.helpers import Table
@@ -23,15 +20,6 @@ from tests.server.scheduler.helpers import Table
 @pytest.fixture
 def table(database_url):
     return Table(create_app({"DATABASE_URL": database_url, "TESTING": True}))
-
-
-def play_to_the_end(table, game_id):
-    for _ in range(5000):
-        if table.game(game_id).status == "finished":
-            return
-        if not table.play_one(game_id):
-            play_due_turns(app_engine(table.app), datetime.now(UTC))
-    raise AssertionError("the game did not end")
 
 
 def as_before_the_ratings(table, game_id):
@@ -46,7 +34,7 @@ def as_before_the_ratings(table, game_id):
 def test_a_game_finished_before_the_ratings_is_rated_from_its_log(table):
     ada = table.register("Ada")
     game_id = table._call("post", "/games", ada, seats=1, public=True)["id"]
-    play_to_the_end(table, game_id)
+    table.play_to_the_end(game_id)
     final = engine.outcome(table.state(game_id)).to_dict()
     with session_scope(app_engine(table.app)) as session:
         ada_seat = session.exec(select(Seat.seat).where(Seat.game_id == game_id,

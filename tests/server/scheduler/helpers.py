@@ -8,7 +8,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from email import message_from_bytes, policy
 from unittest import mock
 
@@ -18,6 +18,7 @@ import engine
 from engine.bots.policies import greedy_policy
 from server.games import service
 from server.games.service import apply_command, load_state
+from server.scheduler.automatic import play_due_turns
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Event, Game
 from tests.accounts import sign_up
@@ -165,6 +166,16 @@ class Table:
         while engine.current_player(self.state(game_id)) == seat and self.play_one(game_id, policy):
             pass
         return seat
+
+    def play_to_the_end(self, game_id: str, limit: int = 5000) -> None:
+        """The humans play through the API and the scheduler plays the Rhom's turns and
+        removals, until the game is finished."""
+        for _ in range(limit):
+            if self.game(game_id).status == "finished":
+                return
+            if not self.play_one(game_id):
+                play_due_turns(app_engine(self.app), datetime.now(UTC))
+        raise AssertionError(f"game {game_id} did not end in {limit} steps")
 
 
 def kill_when_marked(script: str, args: list[str], marker, what: str) -> None:

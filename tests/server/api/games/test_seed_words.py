@@ -4,7 +4,6 @@ sit down, is mixed with the server's seed at the start; the export carries the w
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from unittest import mock
 
 import pytest
@@ -12,7 +11,6 @@ import pytest
 from engine import audit, seeds
 from server import create_app
 from server.games import service
-from server.scheduler.automatic import play_due_turns
 from server.storage.db import app_engine, session_scope
 from server.storage.models import Game
 from tests.server.scheduler.helpers import Table
@@ -26,15 +24,6 @@ def table(database_url):
 def create(table, player, seed="s3cret", **body):
     with mock.patch.object(service, "new_seed", lambda: (seed, service.seed_hash(seed))):
         return table._call("post", "/games", player, **body)
-
-
-def play_to_the_end(table, game_id):
-    for _ in range(5000):
-        if table.game(game_id).status == "finished":
-            return
-        if not table.play_one(game_id):
-            play_due_turns(app_engine(table.app), datetime.now(UTC))
-    raise AssertionError("the game did not end")
 
 
 def test_the_words_of_both_players_make_the_dice_in_table_order(table):
@@ -54,7 +43,7 @@ def test_the_words_of_both_players_make_the_dice_in_table_order(table):
 def test_a_finished_games_export_carries_the_words_and_verifies(table):
     ada = table.register("Ada")
     game = create(table, ada, seats=1, rhom=True, contribution="kesora-7")
-    play_to_the_end(table, game["id"])
+    table.play_to_the_end(game["id"])
     export = table._call("get", f"/games/{game['id']}/export", ada)
     assert export["seed_rule"] == "mixed-1"
     assert export["seed_contributions"] == {str(ada.id): "kesora-7"}
