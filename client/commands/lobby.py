@@ -62,6 +62,23 @@ def short_time(value: str | None) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def rules_words(variants: dict) -> str:
+    """A game's variants in words, as `new`'s options name them: "mining cost 1, leftover gems
+    of any type" (the API's keys are for programs)."""
+    words = []
+    if "mining_cost" in variants:
+        words.append(_("mining cost {cost}").format(cost=variants["mining_cost"]))
+    if "leftover_gems" in variants:
+        words.append(_("leftover gems of one type") if variants["leftover_gems"] == "same_type"
+                     else _("leftover gems of any type"))
+    if variants.get("catapult_4th"):
+        words.append(_("the 4th player starts with a Clever Catapult"))
+    known = {"mining_cost", "leftover_gems", "catapult_4th"}
+    words += [f"{key.replace('_', ' ')} {value}" for key, value in sorted(variants.items())
+              if key not in known]
+    return ", ".join(words)
+
+
 def game_lines(game: dict) -> list[str]:
     """A game object in a few lines (what `new`, `join`, `start` and `leave` print)."""
     variants = game.get("variants") or {}
@@ -69,9 +86,7 @@ def game_lines(game: dict) -> list[str]:
     lines = [_("Game {game}: {status}, {seats} seat(s){rhom}").format(
         game=game["id"], status=game.get("status"), seats=game.get("seats"), rhom=rhom)]
     if variants:
-        lines.append(
-            _("  variants: ") + ", ".join(f"{k}={v}" for k, v in sorted(variants.items()))
-        )
+        lines.append(_("  rules: {rules}").format(rules=rules_words(variants)))
     if game.get("join_code"):
         lines.append(_("  join code: {code}").format(code=game["join_code"]))
     for player in game.get("players", []):  # in table order once started; never a seat number

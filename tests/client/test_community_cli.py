@@ -26,6 +26,18 @@ def test_join_sends_the_players_word_for_the_dice(run, standin):
     assert standin.requests[-1]["json"] == {"code": "X7P2QK", "contribution": "tolami-veruko"}
 
 
+def test_a_games_rules_are_said_in_words_not_the_apis_keys(run, standin):
+    game = dict(OPEN_GAME, seats=4, variants={"mining_cost": 3, "leftover_gems": "same_type",
+                                              "catapult_4th": True})
+    standin.answer("POST", "/games/join", 200, game)
+    result = run("join", "X7P2QK", "--word", "tolami-veruko", env=env(standin))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[:2] == [
+        "Game g1: open, 4 seat(s)",
+        "  rules: mining cost 3, leftover gems of one type, the 4th player starts with a Clever "
+        "Catapult"]
+
+
 def test_without_a_word_join_and_new_make_a_random_one_each_time(run, standin):
     standin.answer("POST", "/games/join", 200, OPEN_GAME)
     standin.answer("POST", "/games", 201, OPEN_GAME)
