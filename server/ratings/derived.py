@@ -153,6 +153,12 @@ def track_of(game: dict[str, Any]) -> str:
     return "solo" if game["seats"] == 1 else str(game["seats"])
 
 
+def rated_game(session, game: dict[str, Any]) -> dict[str, Any]:
+    """One game as `with_ratings` shows it: every answer that is a game reads as GET does."""
+    [shown] = with_ratings(ratings(session), [game])
+    return shown
+
+
 def with_ratings(table: Table, games: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The games with each person's rating on the game's track (a newcomer's when unrated), and
     the Rhom's on the solo track, where it is rated too."""

@@ -12,6 +12,7 @@ from server.api.games.schemas import GameSchema
 from server.games import lobby, rematch
 from server.http.auth import SECURITY_REQUIRED
 from server.http.parsing import Blueprint
+from server.ratings import derived
 from server.storage.db import db_session
 from server.storage.models import utcnow
 
@@ -39,4 +40,5 @@ class Rematch(MethodView):
         new, _made = rematch.ask(session, game, seat, user, utcnow(),
                                  current_app.config["BASE_URL"], data.get("contribution"))
         session.commit()
-        return lobby.game_json(session, new, user), {"Location": game_path(new.id)}
+        return (derived.rated_game(session, lobby.game_json(session, new, user)),
+                {"Location": game_path(new.id)})

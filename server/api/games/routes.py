@@ -79,7 +79,7 @@ class Games(MethodView):
         if lobby.is_full(session, game):
             lobby.start_game(session, game, now, actor(user.id))
         session.commit()
-        answer = lobby.game_json(session, game, user)
+        answer = derived.rated_game(session, lobby.game_json(session, game, user))
         if hook is not None:
             answer["webhook"] = webhook_registry.answer(hook, secret=True)
         return answer, {"Location": game_path(game.id)}
@@ -124,7 +124,7 @@ class Join(MethodView):
         game = lobby.join(session, user, data["code"], utcnow(), data.get("stand_in"),
                           contribution=data.get("contribution"))
         session.commit()
-        return lobby.game_json(session, game, user)
+        return derived.rated_game(session, lobby.game_json(session, game, user))
 
 
 @blp.route("/<game_id:game_id>")
@@ -138,8 +138,7 @@ class GameResource(MethodView):
         track, as the lists show it. ETag and If-None-Match: 304 when unchanged."""
         session = db_session()
         user, game, _seat = lobby.caller_and_game(session, game_id, required=False)
-        [shown] = derived.with_ratings(derived.ratings(session),
-                                       [lobby.game_json(session, game, user)])
+        shown = derived.rated_game(session, lobby.game_json(session, game, user))
         return conditional(plain_json(lobby.plain_game(shown)))
 
 
@@ -189,7 +188,7 @@ class Leave(MethodView):
         lobby.require_member(game, seat)
         game = lobby.leave(session, game_id, user)
         session.commit()
-        return lobby.game_json(session, game, user)
+        return derived.rated_game(session, lobby.game_json(session, game, user))
 
 
 @blp.route("/<game_id:game_id>/start")
@@ -211,7 +210,7 @@ class Start(MethodView):
         except (service.StaleVersion, IntegrityError):
             session.rollback()
             fail(409, f"game {game.id} has already started", game_id=game.id)
-        return lobby.game_json(session, game, user)
+        return derived.rated_game(session, lobby.game_json(session, game, user))
 
 
 @blp.route("/<game_id:game_id>/back")
@@ -241,4 +240,4 @@ class Back(MethodView):
             session.flush()
             due_times.update_due_times(session, game, None, now)
         session.commit()
-        return lobby.game_json(session, game, user)
+        return derived.rated_game(session, lobby.game_json(session, game, user))

@@ -18,7 +18,8 @@ def test_bots_take_seats_named_and_marked_as_bots(client, ada, bob, eve):
     assert game["status"] == "open"
     assert game["players"] == [
         {"seat": None, "user_id": ada.id, "name": "ada", "kind": "human", "absent": False,
-         "bot_policy": None, "away_until": None, "wants_pause": False},
+         "bot_policy": None, "away_until": None, "wants_pause": False,
+         "rating": 1000, "rating_provisional": True},
         {"seat": None, "user_id": None, "name": "Bot Amber (hard)", "kind": "bot",
          "absent": False, "bot_policy": "hard", "away_until": None, "wants_pause": False},
     ]

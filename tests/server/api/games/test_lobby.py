@@ -23,7 +23,8 @@ def test_creating_a_game_seats_the_creator_and_publishes_the_seed_hash(client, d
     assert game["version"] == 0
     assert game["players"] == [{"seat": None, "user_id": ada.id, "name": "ada", "kind": "human",
                                 "absent": False, "bot_policy": None,
-                                "away_until": None, "wants_pause": False}]
+                                "away_until": None, "wants_pause": False,
+                                "rating": 1000, "rating_provisional": True}]  # as GET reads it
     assert game["variants"] == {"mining_cost": 3, "leftover_gems": "any", "catapult_4th": False}
     assert game["settings"]["turn_deadline_hours"] == 48
     assert game["join_code"]
