@@ -14,12 +14,21 @@ from engine import events as engine_events
 from engine import simulate
 from server.api.engine_schemas import commands as command_schemas
 from server.api.engine_schemas import events as event_schemas
+from server import create_app
 from server.api.engine_schemas.operations import OPERATION_IDS
 from server.storage.models import utcnow
 from tests.server.play import create_started_game, play_one, seat_map
 from tests.server.spec_validation import assert_valid, spec
 
 METHODS = ("get", "post", "put", "patch", "delete")
+
+
+@pytest.fixture
+def app(database_url):
+    """Whole games read every answer after every step: on a fast machine that passed the 1,200
+    requests a minute of one address (a 429 where a Game was due). These tests check shapes;
+    tests/reliability/test_rate_limit.py checks the limit."""
+    return create_app({"DATABASE_URL": database_url, "TESTING": True, "RATE_LIMIT": 0})
 
 
 def _operations():
