@@ -8,11 +8,10 @@ import random
 import pytest
 
 from engine.data import GEMS, OBJECTIVES, RELICS
-from engine.options import Options
 from engine.scoring import CATEGORIES, PlayerTally, score_game
 from engine.versions import rules_for
+from tests.engine.scoring.tallies import ANY
 
-ANY = Options(leftover_gems="any")
 IRIDIA = [r for r, relic in RELICS.items() if relic.category == "iridia"]
 CATEGORY_OF = {r: relic.category for r, relic in RELICS.items() if r not in IRIDIA}
 LEAD_GEM_OF = {r: relic.lead_gem for r, relic in RELICS.items()}

@@ -2,15 +2,9 @@
 
 import pytest
 
-from engine.options import Options
 from engine.scoring import PlayerTally, score_game
 from engine.versions import rules_for
-
-ANY = Options(leftover_gems="any")
-
-
-def tiles(**counts: int) -> list[str]:
-    return [gem for gem, n in counts.items() for _ in range(n)]
+from tests.engine.scoring.tallies import ANY, tiles
 
 
 def objective_points(objective: str, mine: dict, *others: dict, version: str | None = None) -> int:
