@@ -12,9 +12,9 @@ import engine
 from engine import commands as engine_commands
 from engine import events as engine_events
 from engine import simulate
+from server import create_app
 from server.api.engine_schemas import commands as command_schemas
 from server.api.engine_schemas import events as event_schemas
-from server import create_app
 from server.api.engine_schemas.operations import OPERATION_IDS
 from server.storage.models import utcnow
 from tests.server.play import create_started_game, play_one, seat_map
