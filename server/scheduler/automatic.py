@@ -27,7 +27,6 @@ the next batch.)
 """
 
 import logging
-import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -44,7 +43,6 @@ from server.games.cache import CACHE
 from server.games.deferred import DeferredWrites, LostGameRow, deferring
 from server.games.due_times import HUMAN_DECISIONS, update_due_times
 from server.games.rows import GameRow
-from server.games.seat_kinds import stand_in, stand_in_policy
 from server.games.service import SERVER_ACTOR, apply_command, load_state, write_game_row
 from server.games.table import forget_table, load_tables, table_of, write_seat
 from server.notifications import enqueue
@@ -52,15 +50,13 @@ from server.notifications.policy import Notice, Participant, played_for_you
 from server.plans.playing import PlanPlayed
 from server.plans.playing import play as play_plan
 from server.scheduler.batch_states import preload_states
-from server.scheduler.bot_turns import bot_turn, plan_bot_turns
+from server.scheduler.bot_turns import bot_turn, plan_bot_turns, stand_in_turn
 from server.scheduler.claims import claim_game_rows
 from server.storage.db import session_scope
 from server.storage.models import Game, Outbox, Seat
 from server.webhooks.queue import load_hooks
 
 log = logging.getLogger(__name__)
-# A turn the stand-in could not finish in this many commands is a bug, not a long turn.
-MOST_COMMANDS_PER_TURN = 60
 RETRY_AFTER_ERROR = timedelta(minutes=5)
 # Games claimed per transaction. Each is a few commands; on SQLite the batch holds the write
 # lock throughout, so it stays small enough not to keep players' commands waiting long.
@@ -75,11 +71,6 @@ class AutomaticTurn:
     version_before: int
     commands: list[dict] = field(default_factory=list)
     said: list[tuple] = field(default_factory=list, repr=False)  # log lines, for after the commit
-
-
-def _rng(game: GameRow) -> random.Random:
-    # Seeded by the game's secret and version: replaying the decision gives the same turn.
-    return random.Random(f"{seeding.dice_seed(game)}/auto/{game.version}")
 
 
 def play_due_turns(db, now: datetime, budget=None) -> list[AutomaticTurn]:
@@ -293,14 +284,11 @@ def _play(session, game: GameRow, now: datetime, plans: dict) -> AutomaticTurn |
         return _played_plan(session, game, seat, row, planned, now)
     absent = row is not None and row.absent
     turn = AutomaticTurn(game.id, seat, "absent" if absent else "deadline", game.version)
-    chosen = row.stand_in if row is not None else None
-    policy = stand_in_policy(chosen)
-    while engine.current_player(state) == seat and not engine.is_terminal(state):
-        if len(turn.commands) >= MOST_COMMANDS_PER_TURN:
-            raise RuntimeError(
-                f"game {game.id}: the {stand_in(chosen)} stand-in did not end seat {seat}'s turn"
-            )
-        command = policy(state, seat, _rng(game))
+    commands = plans.get((game.id, game.version))  # thought out before the lock (bot_turns.py)
+    if commands is None:
+        commands = stand_in_turn(seeding.dice_seed(game), game.version, state, seat,
+                                 row.stand_in if row is not None else None)
+    for command in commands:
         turn.commands.append(engine.command_to_dict(command))
         state = _apply(session, game, state, command, now)
     if absent:

@@ -88,3 +88,20 @@ def test_a_stand_in_that_is_no_level_is_refused_with_the_levels(app, table):
         assert response.status_code == 422
         assert "there is no bot level 'clever': choose easy, medium or hard" in \
             response.get_json()["message"]
+
+
+def test_the_stand_in_thinks_before_the_game_is_locked(app, table, monkeypatch):
+    """On SQLite the scheduler's transaction holds the write lock: the hard stand-in's search
+    runs before it (bot_turns.py), so players' commands never wait on it."""
+    from server.scheduler import automatic
+
+    def in_the_lock(*_args):
+        raise AssertionError("the stand-in thought inside the locked transaction")
+
+    monkeypatch.setattr(automatic, "stand_in_turn", in_the_lock)
+    ada, bob = table.register("Ada"), table.register("Bob")
+    game_id = table.new_game(ada, [bob], turn_deadline_hours=72)
+
+    turn, state, before = _miss_the_deadline(app, table, game_id)
+    assert turn.commands == _expected_turn(state, turn.seat, before.version, before.seed, "hard")
+    assert table.game(game_id).current_seat != turn.seat
