@@ -10,42 +10,27 @@ them (copy what they add to). Bounded, the least recently used dropped first.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 import engine
 from server.games.seat_kinds import with_bot_kinds
+from server.memo import Memo
 
 
 class ViewCache:
     def __init__(self, size: int = 512) -> None:
-        self.size = size
-        self._lock = threading.Lock()
-        self._views: OrderedDict[tuple, dict[str, Any]] = OrderedDict()
+        self._memo = Memo(size)
 
     def view(self, game_id: str, version: int, state: Any, seat: int | None,
              tile_sort: str | None = None, relic_sort: str | None = None) -> dict[str, Any]:
         """The view of ``state`` (the game at ``version``) as ``seat`` sees it; read-only."""
-        key = (game_id, version, seat, tile_sort, relic_sort)
-        with self._lock:
-            found = self._views.get(key)
-            if found is not None:
-                self._views.move_to_end(key)
-                return found
-        # Outside the lock: two threads may work out the same view once each.
-        made = with_bot_kinds(engine.view(state, seat, tile_sort=tile_sort,
-                                          relic_sort=relic_sort))
-        if self.size > 0:
-            with self._lock:
-                self._views[key] = made
-                while len(self._views) > self.size:
-                    self._views.popitem(last=False)
-        return made
+        return self._memo.get(
+            (game_id, version, seat, tile_sort, relic_sort),
+            lambda: with_bot_kinds(engine.view(state, seat, tile_sort=tile_sort,
+                                               relic_sort=relic_sort)))
 
     def clear(self) -> None:
-        with self._lock:
-            self._views.clear()
+        self._memo.clear()
 
 
 VIEWS = ViewCache()

@@ -18,13 +18,13 @@ from server import i18n
 from server.games import lobby, service
 from server.games.legality import offered
 from server.games.views import VIEWS
+from server.memo import Memo
 from server.picture.svg.symbols import GEM_COLOURS, GEM_LETTERS, player_colour
 from server.plans import store as plans
 from server.storage.models import Event, Game, User, utcnow
 from server.web.board import board_controls, web_board_svg
 from server.web.commands import placed
 from server.web.language import page_words
-from server.web.memo import Memo
 from server.web.panels import panels
 from server.web.talk import talk_context
 
