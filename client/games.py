@@ -12,6 +12,7 @@ import json
 import os
 from pathlib import Path
 
+from client import server_words
 from client.http import ApiClient
 from client.i18n import _, engine_catalog
 from engine.text.narrate import narrate
@@ -124,7 +125,7 @@ def whose_turn(game: dict) -> str:
         return _("The game has not started.")
     if game.get("is_my_turn"):
         pending = game.get("pending_kind")
-        return (_("Your move ({pending}).").format(pending=pending) if pending and pending != "turn"
+        return (_("Your move ({pending}).").format(pending=server_words.pending_kind(pending)) if pending and pending != "turn"
                 else _("Your turn."))
     names = seat_names(game)
     for player in game.get("players") or []:

@@ -48,3 +48,8 @@ def engine_catalog() -> NullTranslations:
 
 def _(message: str) -> str:
     return _catalog(language()).gettext(message)
+
+
+def N_(message: str) -> str:
+    """Mark `message` for the catalog where it is written; `_` looks it up when shown."""
+    return message

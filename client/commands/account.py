@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from client import config
+from client import config, server_words
 from client.app import App, emit_json, example, json_option, pass_app
 from client.i18n import _
 from engine.bots.levels import NAMES as LEVEL_NAMES
@@ -175,7 +175,7 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
         if as_json:
             emit_json(shown)
             return
-        click.echo(_("game {game}: email: {value}").format(game=game, value=shown.get('email') or 'as your account'))
+        click.echo(_("game {game}: email: {value}").format(game=game, value=server_words.preference(shown.get('email')) if shown.get('email') else _('as your account')))
         if digest_hour is None and not (quiet or time_zone or removals or stand_in or language
                                         or tile_sort or relic_sort):
             return
@@ -195,11 +195,11 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
         emit_json(user.get("preferences") or {})
         return
     preferences = user.get("preferences") or {}
-    click.echo(_("email: {choice}").format(choice=preferences.get("email", "?")))
+    click.echo(_("email: {choice}").format(choice=server_words.preference(preferences.get("email", "?"))))
     if "removals" in preferences:
-        click.echo(_("removals: {choice}").format(choice=preferences["removals"]))
+        click.echo(_("removals: {choice}").format(choice=server_words.preference(preferences["removals"])))
     if "stand_in" in preferences:
-        click.echo(_("stand-in at the deadline: {level}").format(level=preferences["stand_in"]))
+        click.echo(_("stand-in at the deadline: {level}").format(level=server_words.preference(preferences["stand_in"])))
     if preferences.get("email") == "digest":
         click.echo(_("digest at: {hour}:00").format(hour=preferences.get("digest_hour")))
     if preferences.get("quiet_hours"):
@@ -207,11 +207,11 @@ def prefs(app: App, email_pref: str | None, notify: str | None, digest_hour: int
     if preferences.get("time_zone", "UTC") != "UTC":
         click.echo(_("time zone: {zone}").format(zone=preferences["time_zone"]))
     if preferences.get("language"):
-        click.echo(_("language: {language}").format(language=preferences["language"]))
+        click.echo(_("language: {language}").format(language=server_words.preference(preferences["language"])))
     if preferences.get("tile_sort", "gem") != "gem":
-        click.echo(_("tiles sorted by: {sort}").format(sort=preferences["tile_sort"]))
+        click.echo(_("tiles sorted by: {sort}").format(sort=server_words.preference(preferences["tile_sort"])))
     if preferences.get("relic_sort", "gem") != "gem":
-        click.echo(_("relics sorted by: {sort}").format(sort=preferences["relic_sort"]))
+        click.echo(_("relics sorted by: {sort}").format(sort=server_words.preference(preferences["relic_sort"])))
 
 
 @click.command(name="rotate-token")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import click
 
+from client import server_words
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.lobby import game_lines, rated_name
 from client.dice_words import random_word
 from client.i18n import _
+from client.table import cut, left, right
 
 WORD_OPTION = click.option(
     "--word", metavar="WORD",
@@ -47,8 +49,8 @@ def rematch(app: App, game: str, word: str | None, as_json: bool) -> None:
 def open_line(game: dict) -> str:
     players = [rated_name(p) for p in game.get("players", []) if p.get("kind") != "rhom"]
     seats = f"{len(players)}/{game.get('seats')}{'+R' if game.get('rhom') else ''}"
-    return (f"{game['id']:<10} {seats:<6} {game.get('pace', ''):<5} "
-            f"{', '.join(players)[:40]:<40} {game.get('join_code') or '-'}")
+    return " ".join([left(game["id"], 10), left(seats, 6), left(game.get("pace", ""), 5),
+                     left(cut(", ".join(players), 40), 40), game.get("join_code") or "-"])
 
 
 @click.command("open")
@@ -74,7 +76,8 @@ def open_games(app: App, seats: int | None, pace: str | None, rules_version: str
     if not rows:
         click.echo(_("No open game waits for players. Seek one with `iridescia seek --seats 2`, or create one with `iridescia new --public`."))
         return
-    click.echo(f"{'GAME':<10} {'SEATS':<6} {'PACE':<5} {'PLAYERS (RATING)':<40} JOIN CODE")
+    click.echo(" ".join([left(_("GAME"), 10), left(_("SEATS"), 6), left(_("PACE"), 5),
+                         left(_("PLAYERS (RATING)"), 40), _("JOIN CODE")]))
     for game in rows:
         click.echo(open_line(game))
     click.echo(_("Join one with `iridescia join CODE`."))
@@ -160,7 +163,7 @@ def player(app: App, user_id: int, as_json: bool) -> None:
             count=rate["players"])
         click.echo(_("  {count}: won {wins} of {games} ({value}%)").format(count=count, wins=rate['wins'], games=rate['games'], value=round(rate['rate'] * 100)))
     for game in data.get("running_games") or []:
-        click.echo(_("  playing {id} ({value}, {status})").format(id=game['id'], value=table_of(game), status=game['status']))
+        click.echo(_("  playing {id} ({value}, {status})").format(id=game['id'], value=table_of(game), status=server_words.status(game['status'])))
     for game in (data.get("finished_games") or [])[:10]:
         result = game.get("result")
         told = (_("won") if result["won"] else _("place {rank} of {of}").format(
@@ -195,10 +198,11 @@ def leaderboard(app: App, track: str, as_json: bool) -> None:
     if not rows:
         click.echo(_("Nobody is rated on this track yet."))
         return
-    click.echo(f"{'#':>3}  {'PLAYER':<24} {'RATING':>7} {'GAMES':>5} {'WON':>4}")
+    click.echo(f"{'#':>3}  " + " ".join([left(_("PLAYER"), 24), right(_("RATING"), 7),
+                                          right(_("GAMES"), 5), right(_("WON"), 4)]))
     for row in rows:
         mark = "?" if row["provisional"] else " "
-        click.echo(f"{row['rank']:>3}  {row['name'][:24]:<24} {row['rating']:>6}{mark} "
+        click.echo(f"{row['rank']:>3}  {left(cut(row['name'], 24), 24)} {row['rating']:>6}{mark} "
                    f"{row['games']:>5} {row['wins']:>4}")
 
 

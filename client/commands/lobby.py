@@ -6,11 +6,14 @@ from datetime import UTC, datetime
 
 import click
 
+from client import server_words
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.webhooks import webhook_lines
 from client.dice_words import random_word
 from client.i18n import _
+from client.table import cut, left
 from engine.bots.levels import NAMES as LEVEL_NAMES
+from engine.text.columns import columns
 
 
 def describe_turn(game: dict) -> str:
@@ -18,8 +21,8 @@ def describe_turn(game: dict) -> str:
         taken = len([p for p in game.get("players", []) if p.get("kind") != "rhom"])
         return _("waiting for players ({taken}/{seats})").format(taken=taken,
                                                                   seats=game.get("seats"))
-    if game.get("status") in STATUSES:
-        return STATUSES[game["status"]]()
+    if game.get("status") in ("finished", "closed", "aborted"):
+        return server_words.status(game["status"])
     if game.get("is_my_turn"):
         return _("YOUR TURN")
     seat = game.get("current_seat")
@@ -28,11 +31,6 @@ def describe_turn(game: dict) -> str:
     if seat is None:
         return "-"
     return _("{name} to play").format(name=names.get(seat) or "?")
-
-
-# A finished game's status as the list shows it (looked up when shown: LANG may change).
-STATUSES = {"finished": lambda: _("finished"), "closed": lambda: _("closed"),
-            "aborted": lambda: _("aborted")}
 
 
 def rated_name(player: dict) -> str:
@@ -84,7 +82,7 @@ def game_lines(game: dict) -> list[str]:
     variants = game.get("variants") or {}
     rhom = _(" + the Rhom") if game.get("rhom") else ""
     lines = [_("Game {game}: {status}, {seats} seat(s){rhom}").format(
-        game=game["id"], status=game.get("status"), seats=game.get("seats"), rhom=rhom)]
+        game=game["id"], status=server_words.status(game.get("status")), seats=game.get("seats"), rhom=rhom)]
     if variants:
         lines.append(_("  rules: {rules}").format(rules=rules_words(variants)))
     if game.get("join_code"):
@@ -93,7 +91,8 @@ def game_lines(game: dict) -> list[str]:
         away = (_(", away until {moment}").format(moment=short_time(player["away_until"]))
                 if player.get("away_until") else "")
         lines.append(_("  player: {name} ({kind}){away}").format(
-            name=player.get("name"), kind=player.get("kind"), away=away))
+            name=player.get("name"), kind=server_words.player_kind(player.get("kind")),
+            away=away))
     if game.get("status") == "active":
         lines.append(_("  turn: {turn}").format(turn=describe_turn(game))
                      + (_(" (the game is paused)") if game.get("paused") else ""))
@@ -115,27 +114,28 @@ def games(app: App, as_json: bool) -> None:
         return
     account = app.api().get("/users/me")
     me = account.get("id")
-    with_width = max(len("WITH"), *(len(others(game, me)) for game in rows))
-    click.echo(f"{'GAME':<12} {'STATUS':<9} {'SEATS':<7} {'PACE':<5} {'TURN':<28} "
-               f"{'WITH':<{with_width}} DEADLINE")
+    with_width = max(columns(_("WITH")), *(columns(others(game, me)) for game in rows))
+    click.echo(" ".join([left(_("GAME"), 12), left(_("STATUS"), 9), left(_("SEATS"), 7),
+                         left(_("PACE"), 5), left(_("TURN"), 28), left(_("WITH"), with_width),
+                         _("DEADLINE")]))
     for game in rows:
         seats = f"{game.get('seats')}{'+R' if game.get('rhom') else ''}"
         deadline = short_time(game.get("deadline_at"))
         if game.get("time_left"):
-            deadline += f" ({game['time_left']})"
+            deadline += f" ({server_words.time_left(game['time_left'])})"
         elif game.get("paused"):
-            deadline = "paused"
+            deadline = _("paused")
         else:
             away = next((p.get("away_until") for p in game.get("players", [])
                          if p.get("seat") == game.get("current_seat") and p.get("away_until")),
                         None)
             if away and game.get("status") == "active":
                 deadline = _("away until {moment}").format(moment=short_time(away))
-        click.echo(
-            f"{game['id']:<12} {game.get('status', ''):<9} {seats:<7} "
-            f"{game.get('pace', ''):<5} {describe_turn(game)[:28]:<28} "
-            f"{others(game, me):<{with_width}} {deadline}"
-        )
+        click.echo(" ".join([
+            left(game["id"], 12), left(server_words.status(game.get("status", "")), 9),
+            left(seats, 7), left(game.get("pace", ""), 5), left(cut(describe_turn(game), 28), 28),
+            left(others(game, me), with_width), deadline,
+        ]))
     bouncing_warning(app, account)
 
 

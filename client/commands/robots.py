@@ -8,6 +8,7 @@ import click
 
 import engine
 from client import games as game_helpers
+from client import server_words
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import notation_line
 from client.http import Stale
@@ -136,7 +137,7 @@ def hint(app: App, game: str, as_json: bool) -> None:
         emit_json(answer)
         return
     line = answer.get("line") or answer["command"]["type"]
-    click.echo(_("The {level} bot would play: {value}").format(level=answer['level'], value=printable(line)))
+    click.echo(_("The {level} bot would play: {value}").format(level=server_words.bot_level(answer['level']), value=printable(line)))
 
 
 COMMANDS = [autoplay, simulate, hint]
