@@ -20,11 +20,12 @@ from client.commands import (
     talk,
     webhooks,
 )
+from client.help_text import TranslatedGroup
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-@click.group(context_settings=CONTEXT_SETTINGS)
+@click.group(cls=TranslatedGroup, context_settings=CONTEXT_SETTINGS)
 @click.option("--profile", metavar="NAME", help="Which saved profile to use (default: the default one).")
 @click.option("--server", metavar="URL", help="Talk to this server instead of the profile's.")
 @click.version_option(package_name="iridescia", prog_name="iridescia")

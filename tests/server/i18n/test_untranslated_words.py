@@ -3,8 +3,8 @@ which checks every message marked for them has its Japanese:
 
 - the mail templates (server/notifications/templates/email) have no word outside `_()`/`_h()`;
 - the command line's messages (client/): every message passed to click.echo, ClickException,
-  UsageError or BadParameter is a `_()` lookup, not a bare English literal (help texts stay
-  English: docs/i18n.md says why)."""
+  UsageError or BadParameter is a `_()` lookup, not a bare English literal (the --help texts
+  are extracted by client/help_messages.py and checked in tests/client/test_help_text.py)."""
 
 from __future__ import annotations
 
