@@ -11,9 +11,12 @@ import pytest
 
 from server import create_app
 from server.http.auth import hash_token
+from server.scheduler import start_embedded
 from tests.accounts import sign_up
+from tests.conftest import empty_every_table
 from tests.server.helpers import Player
 from tests.server.play import create_started_game
+from tests.server.web.browser import LiveServer, chromium, free_port
 
 BASE_URL = "http://iridescia.test"
 
@@ -121,3 +124,39 @@ def page_time(app, moment, language: str = "en") -> str:
 def midnight(day: str) -> datetime:
     """The start of a day (YYYY-MM-DD) in UTC, as a vacation ends."""
     return datetime.fromisoformat(day).replace(tzinfo=UTC)
+
+
+@pytest.fixture
+def site(request, tmp_path):
+    """The app on a port, with its scheduler in-process (the Rhom's and the bots' turns), on
+    SQLite unless a test asks for "postgresql" (``indirect`` parametrization)."""
+    database_url = request.getfixturevalue(f"_migrated_{getattr(request, 'param', 'sqlite')}")
+    port = free_port()
+    app = create_app({"DATABASE_URL": database_url, "TESTING": True,
+                      "BASE_URL": f"http://127.0.0.1:{port}",
+                      "SCHEDULER_INTERVAL_SECONDS": 0.2,
+                      "OUTBOX_DIR": str(tmp_path / "outbox")})
+    server = LiveServer(app, port)
+    scheduler = start_embedded(app)
+    yield app, server.url
+    scheduler.shutdown()
+    server.stop()
+    empty_every_table(database_url)
+
+
+@pytest.fixture
+def browser():
+    driver = chromium()
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def table(site):
+    """(app, url, api client, ada, bob, a public started game)."""
+    app, url = site
+    api = app.test_client()
+    ada = register(api, "Ada", "ada@example.org")
+    bob = register(api, "Bob <b>", "bob@example.org")
+    game = create_started_game(api, [ada, bob], public=True)
+    return app, url, api, ada, bob, game

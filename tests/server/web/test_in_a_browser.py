@@ -20,213 +20,40 @@ from email import message_from_bytes, policy
 
 import pytest
 from selenium.common.exceptions import (
-    StaleElementReferenceException,
-    TimeoutException,
     WebDriverException,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from engine.data import ITEMS, OBJECTIVES, RELICS, TILES
-from server import create_app
-from server.scheduler import start_embedded
-from tests.conftest import empty_every_table
 from tests.server.play import create_started_game, play_one, seat_map
 from tests.server.web.browser import (
     DESKTOP,
     PHONE,
-    SCREENSHOTS,
-    LiveServer,
     at_size,
     axe_violations,
     chromium,
-    free_port,
     overflow,
 )
-from tests.server.web.conftest import link_for, midnight, page_time, register, whose_turn
+from tests.server.web.conftest import midnight, page_time, register, whose_turn
+from tests.server.web.page_driver import (
+    assert_names_only,
+    click,
+    create_from_the_lobby,
+    follow,
+    play_to_the_end,
+    replaced,
+    root,
+    shot,
+    sign_in,
+    until,
+)
 
 # A whole game takes a while: each is played at both sizes on SQLite, and once on PostgreSQL.
 GAMES = pytest.mark.parametrize(
     ("size", "site"), [(PHONE, "sqlite"), (DESKTOP, "sqlite"), (DESKTOP, "postgresql")],
     ids=["phone-sqlite", "desktop-sqlite", "desktop-postgresql"], indirect=["site"])
 BOTH_DATABASES = pytest.mark.parametrize("site", ["sqlite", "postgresql"], indirect=True)
-ENGINE_IDS = re.compile(r"\b(" + "|".join(sorted({*ITEMS, *RELICS, *OBJECTIVES, *TILES},
-                                                  key=len, reverse=True)) + r")\b")
-NOT_FOR_PLAYERS = re.compile(r"\bseat \d|\bversion \d|\([a-z]+_[a-z_]+\)")
 
-
-@pytest.fixture
-def site(request, tmp_path):
-    """The app on a port, with its scheduler in-process (the Rhom's and the bots' turns), on
-    SQLite unless a test asks for "postgresql" (``indirect`` parametrization)."""
-    database_url = request.getfixturevalue(f"_migrated_{getattr(request, 'param', 'sqlite')}")
-    port = free_port()
-    app = create_app({"DATABASE_URL": database_url, "TESTING": True,
-                      "BASE_URL": f"http://127.0.0.1:{port}",
-                      "SCHEDULER_INTERVAL_SECONDS": 0.2,
-                      "OUTBOX_DIR": str(tmp_path / "outbox")})
-    server = LiveServer(app, port)
-    scheduler = start_embedded(app)
-    yield app, server.url
-    scheduler.shutdown()
-    server.stop()
-    empty_every_table(database_url)
-
-
-@pytest.fixture
-def browser():
-    driver = chromium()
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def table(site):
-    """(app, url, api client, ada, bob, a public started game)."""
-    app, url = site
-    api = app.test_client()
-    ada = register(api, "Ada", "ada@example.org")
-    bob = register(api, "Bob <b>", "bob@example.org")
-    game = create_started_game(api, [ada, bob], public=True)
-    return app, url, api, ada, bob, game
-
-
-def click(driver, element) -> None:
-    """Click and wait for the next page to replace this one (a click does not wait)."""
-    element.click()
-    WebDriverWait(driver, 20).until(_replaced(element))
-
-
-def _replaced(element):
-    """`staleness_of`, also when Chromium answers the check of a node of the page just left
-    with "Node with given id does not belong to the document" instead of a stale reference."""
-    def check(_driver) -> bool:
-        try:
-            element.is_enabled()
-        except StaleElementReferenceException:
-            return True
-        except WebDriverException as error:
-            if "does not belong to the document" in str(error):
-                return True
-            raise
-        return False
-    return check
-
-
-def _until(driver, condition) -> None:
-    """Wait up to 10 s for `condition(driver)`, through the page's redrawing of itself."""
-    WebDriverWait(driver, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
-        condition)
-
-
-def _sign_in(driver, app, url, player) -> None:
-    _follow(driver, url + link_for(app, player, "/"))
-
-
-def shot(driver, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
-
-
-def visible_text(driver) -> str:
-    return driver.execute_script("return document.body.innerText")
-
-
-def assert_names_only(driver) -> None:
-    text = visible_text(driver)
-    assert not ENGINE_IDS.search(text), ENGINE_IDS.search(text).group(0)
-    assert not NOT_FOR_PLAYERS.search(text), NOT_FOR_PLAYERS.search(text).group(0)
-
-
-def _root(driver, name: str) -> str | None:
-    return driver.find_element(By.TAG_NAME, "html").get_attribute(f"data-{name}")
-
-
-def _controls(driver) -> list:
-    """The visible controls of the board and its panels, but the undo (a random player who
-    takes back never ends)."""
-    found = []
-    for element in driver.find_elements(By.CSS_SELECTOR, "#game button[data-command], "
-                                                         "#game a.hex-link"):
-        command = element.get_attribute("data-command") or ""
-        if command == "undo" or not element.is_displayed():
-            continue
-        if element.tag_name == "button" and element.find_elements(
-                By.XPATH, "ancestor::div[contains(@class, 'hex-menu')]"):
-            continue  # in a hex's menu: reached by tapping the hex
-        found.append(element)
-    return found
-
-
-def _wait_for_my_move_or_the_end(driver, timeout: float = 60) -> bool:
-    """True when a control is offered, False when the game is over (the Rhom's and the bots'
-    turns arrive without a reload)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if _root(driver, "status") == "finished":
-            return False
-        try:
-            if _controls(driver):
-                return True
-        except StaleElementReferenceException:
-            pass
-        time.sleep(0.1)
-    raise AssertionError(f"no control and no end after {timeout}s: {visible_text(driver)[:600]}")
-
-
-def _tap(driver, element) -> None:
-    """A click in the middle of the screen's height (as a thumb does: the bar along the
-    bottom is never in the way)."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-
-
-def play_to_the_end(driver, rng: random.Random, name: str) -> int:
-    """Click the board's controls at random until the game is over; no horizontal scrolling
-    after any click. The number of clicks."""
-    clicks = 0
-    while _wait_for_my_move_or_the_end(driver):
-        try:
-            choice = rng.choice(_controls(driver))
-            version = _root(driver, "version")
-            if choice.tag_name == "a":  # a hex with several choices: its menu opens
-                _tap(driver, choice)
-                menu = driver.find_element(By.ID, choice.get_attribute("data-menu"))
-                buttons = [b for b in menu.find_elements(By.CSS_SELECTOR, "button[data-command]")
-                           if b.get_attribute("data-command") != "undo"]
-                choice = rng.choice(buttons)
-            _tap(driver, choice)
-        except StaleElementReferenceException:
-            continue  # the page was redrawn (a live update) just then: look again
-        try:
-            WebDriverWait(driver, 20).until(
-                lambda d, v=version: _root(d, "version") != v or d.find_elements(
-                    By.CSS_SELECTOR, ".notice"))
-        except TimeoutException:
-            shot(driver, f"{name}_stuck")
-            raise AssertionError(f"click {clicks + 1} did nothing: "
-                                 f"{visible_text(driver)[:800]}") from None
-        clicks += 1
-        assert overflow(driver) <= 0, f"{overflow(driver)} px too wide after click {clicks}"
-        if clicks == 3:
-            shot(driver, f"{name}_playing")
-            assert_names_only(driver)
-        assert clicks < 2000, "the game does not end"
-    return clicks
-
-
-def _create_from_the_lobby(driver, url: str, **fields) -> str:
-    driver.get(f"{url}/games/new")
-    form = driver.find_element(By.CSS_SELECTOR, "form[data-action=new-game]")
-    for name, value in fields.items():
-        field = form.find_element(By.NAME, name)
-        if field.get_attribute("type") == "checkbox":
-            if field.is_selected() != bool(value):
-                field.click()
-        else:
-            driver.execute_script("arguments[0].value = arguments[1]", field, str(value))
-    click(driver, form.find_element(By.CSS_SELECTOR, "button"))
-    return driver.current_url.rsplit("/", 1)[-1]
 
 
 @GAMES
@@ -235,11 +62,11 @@ def test_a_solo_game_from_the_lobby_is_played_to_the_end_on_the_board(site, brow
     api = app.test_client()
     ada = register(api, "Ada", "ada@example.org")
     at_size(browser, size)
-    _sign_in(browser, app, url, ada)
+    sign_in(browser, app, url, ada)
     assert overflow(browser) <= 0
     click(browser, browser.find_element(By.CSS_SELECTOR, "form[data-action=solo] button"))
     game_id = browser.current_url.rsplit("/", 1)[-1]
-    assert _root(browser, "status") == "active"
+    assert root(browser, "status") == "active"
     name = f"solo_{size[0]}"
     shot(browser, f"{name}_start")
     board = browser.find_element(By.CSS_SELECTOR, ".board-picture")
@@ -281,8 +108,8 @@ def test_a_game_with_a_bot_seat_from_the_lobby_is_played_to_the_end(site, browse
     api = app.test_client()
     ada = register(api, "Ada", "ada@example.org")
     at_size(browser, size)
-    _sign_in(browser, app, url, ada)
-    game_id = _create_from_the_lobby(browser, url, seats=2, bots=1, bot_policy="medium",
+    sign_in(browser, app, url, ada)
+    game_id = create_from_the_lobby(browser, url, seats=2, bots=1, bot_policy="medium",
                                      pace="none")
     info = api.get(f"/api/v1/games/{game_id}", headers=ada.headers).json
     assert info["status"] == "active" and [p["kind"] for p in info["players"]].count("bot") == 1
@@ -297,16 +124,16 @@ def test_a_move_posted_to_the_api_shows_on_the_other_players_page_without_a_relo
         table, browser):
     app, url, api, ada, bob, game = table
     mover, watcher = whose_turn(api, game["id"], [ada, bob])
-    _sign_in(browser, app, url, watcher)
+    sign_in(browser, app, url, watcher)
     browser.get(f"{url}/games/{game['id']}")
     browser.execute_script("window.__not_reloaded = true")
-    before = int(_root(browser, "version"))
+    before = int(root(browser, "version"))
     play_one(api, game["id"], seat_map(api, game["id"], [ada, bob]), random.Random(3))
     after = api.get(f"/api/v1/games/{game['id']}").json["version"]
     assert after > before
     start = time.monotonic()
     WebDriverWait(browser, 5, poll_frequency=0.05).until(
-        lambda d: _root(d, "version") == str(after))
+        lambda d: root(d, "version") == str(after))
     assert time.monotonic() - start < 2.0
     assert browser.execute_script("return window.__not_reloaded") is True
     assert mover.name in browser.find_element(By.ID, "recent").text
@@ -320,7 +147,7 @@ def test_axe_finds_nothing_serious_on_the_home_lobby_game_and_game_over_pages(si
     at_size(browser, PHONE)
     browser.get(f"{url}/")
     pages = {"signed out home": axe_violations(browser)}
-    _sign_in(browser, app, url, ada)
+    sign_in(browser, app, url, ada)
     pages["home"] = axe_violations(browser)
     assert_names_only(browser)
     browser.get(f"{url}/games/new")
@@ -342,7 +169,7 @@ def test_axe_finds_nothing_serious_on_the_home_lobby_game_and_game_over_pages(si
     while play_one(api, game["id"], seats, rng) is not None:
         pass
     browser.get(f"{url}/games/{game['id']}")
-    assert _root(browser, "status") == "finished"
+    assert root(browser, "status") == "finished"
     pages["game over"] = axe_violations(browser)
     assert_names_only(browser)
     browser.get(f"{url}/settings")
@@ -358,7 +185,7 @@ def test_a_move_on_the_board_is_a_few_presses_of_tab_away_in_board_order(table, 
 
     app, url, api, ada, bob, game = table
     first, _ = whose_turn(api, game["id"], [ada, bob])
-    _sign_in(browser, app, url, first)
+    sign_in(browser, app, url, first)
     browser.get(f"{url}/games/{game['id']}")
     reached = []
     for presses in range(1, 40):
@@ -387,7 +214,7 @@ def test_the_magic_link_in_an_email_opens_the_private_view(table, browser, tmp_p
     html = mail.get_body(("html",)).get_content()
     link = re.search(r'<a href="([^"]+)">Open the game</a>', html).group(1)
     assert link.startswith(f"{url}/sign-in/")
-    _follow(browser, link)
+    follow(browser, link)
     assert browser.current_url == f"{url}/games/{game['id']}"
     assert "Ada" in browser.find_element(By.CSS_SELECTOR, "header .me").text
     me = browser.find_element(By.CSS_SELECTOR, ".player.me h3").text
@@ -400,24 +227,18 @@ def _to(path) -> str:
     return message_from_bytes(path.read_bytes(), policy=policy.default)["To"]
 
 
-def _follow(driver, link: str) -> None:
-    """Open a sign-in link and press its page's button, as a player does."""
-    driver.get(link)
-    click(driver, driver.find_element(By.CSS_SELECTOR, "form[action^='/sign-in/'] button"))
-
-
 def test_a_click_after_the_other_tab_moved_first_answers_with_the_new_choices(table, browser):
     app, url, api, ada, bob, game = table
     first, _ = whose_turn(api, game["id"], [ada, bob])
-    _sign_in(browser, app, url, first)
+    sign_in(browser, app, url, first)
     browser.get(f"{url}/games/{game['id']}")
     browser.execute_script("window.__not_reloaded = true")
     stale = browser.find_elements(By.CSS_SELECTOR, "#board .on-hex button")[0]
     play_one(api, game["id"], seat_map(api, game["id"], [ada, bob]), random.Random(1))
     browser.execute_script("arguments[0].click()", stale)  # before the poll redraws the page
-    WebDriverWait(browser, 10).until(_replaced(stale))
+    WebDriverWait(browser, 10).until(replaced(stale))
     version = api.get(f"/api/v1/games/{game['id']}", headers=ada.headers).json["version"]
-    WebDriverWait(browser, 10).until(lambda d: _root(d, "version") == str(version))
+    WebDriverWait(browser, 10).until(lambda d: root(d, "version") == str(version))
     versions = {i.get_attribute("value") for i in browser.find_elements(
         By.CSS_SELECTOR, "input[name=expected_version]")}
     assert versions == {str(version)}
@@ -433,20 +254,20 @@ def test_stepping_through_a_replay_by_turn_without_a_reload(table, browser):
     turns = browser.find_elements(By.CSS_SELECTOR, ".turn-list li")
     assert len(turns) >= 3
     browser.find_element(By.LINK_TEXT, "First turn").click()
-    _until(browser, lambda d: _root(d, "replay") is not None)
+    until(browser, lambda d: root(d, "replay") is not None)
     first = browser.find_element(By.TAG_NAME, "h1").text
     assert re.search(r"turn \d+$", first), first
     board_first = browser.find_element(By.CSS_SELECTOR, ".board-picture").get_attribute(
         "innerHTML")
     browser.find_element(By.LINK_TEXT, "Next turn").click()
-    _until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text != first)
+    until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text != first)
     browser.find_element(By.LINK_TEXT, "Previous turn").click()
-    _until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == first)
+    until(browser, lambda d: d.find_element(By.TAG_NAME, "h1").text == first)
     assert browser.find_element(By.CSS_SELECTOR, ".board-picture").get_attribute(
         "innerHTML") == board_first
     assert "turn=1" in browser.current_url
     browser.find_element(By.LINK_TEXT, "Now").click()
-    _until(browser, lambda d: _root(d, "replay") is None)
+    until(browser, lambda d: root(d, "replay") is None)
     assert browser.execute_script("return window.__not_reloaded") is True
 
 
@@ -473,7 +294,7 @@ def test_table_talk_is_typed_posted_and_shown_as_text(table, browser):
     """Issue 21: a message typed into the page's form shows on the page as its text (a script
     in it is text, never run), with the writer's name escaped as well."""
     app, url, api, ada, bob, game = table
-    _sign_in(browser, app, url, bob)
+    sign_in(browser, app, url, bob)
     browser.get(f"{url}/games/{game['id']}")
     box = browser.find_element(By.CSS_SELECTOR, "form.say textarea[name=text]")
     box.send_keys("<script>document.title='pwned'</script> good luck")
@@ -490,7 +311,7 @@ def test_pausing_and_a_vacation_from_the_settings_pages(table, browser):
     app, url, api, ada, bob, game = table
     settings = f"{url}/games/{game['id']}/settings"
     api.post(f"/api/v1/games/{game['id']}/pause", headers=bob.headers)  # Bob asked already
-    _sign_in(browser, app, url, ada)
+    sign_in(browser, app, url, ada)
     browser.get(f"{url}/games/{game['id']}")
     click(browser, browser.find_element(By.LINK_TEXT, "This game's settings"))
     click(browser, browser.find_element(By.XPATH, "//button[.='Ask to pause the game']"))

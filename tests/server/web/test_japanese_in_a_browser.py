@@ -13,15 +13,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tests.server.play import create_started_game
 from tests.server.web.browser import DESKTOP, PHONE, at_size, overflow
 from tests.server.web.conftest import link_for, register, whose_turn
-from tests.server.web.test_in_a_browser import (  # noqa: F401 (fixtures)
-    _follow,
-    _root,
-    _tap,
-    browser,
-    shot,
-    site,
-    visible_text,
-)
+from tests.server.web.page_driver import follow, root, shot, tap, visible_text
 
 # The text of a control cut short: wider than the box that shows it.
 CUT = ("return [...document.querySelectorAll('main button, main a, main h1, main h2, main label, "
@@ -30,8 +22,8 @@ CUT = ("return [...document.querySelectorAll('main button, main a, main h1, main
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_a_turn_is_played_on_the_japanese_page_by_touching_the_board(  # noqa: F811
-        site, browser, size):  # noqa: F811
+def test_a_turn_is_played_on_the_japanese_page_by_touching_the_board(
+        site, browser, size):
     app, url = site
     api = app.test_client()
     ada = register(api, "Ada", "ada@example.org")
@@ -42,12 +34,12 @@ def test_a_turn_is_played_on_the_japanese_page_by_touching_the_board(  # noqa: F
     game = create_started_game(api, [ada, bob], public=True, pace="none")
     mover, _other = whose_turn(api, game["id"], [ada, bob])
     at_size(browser, size)
-    _follow(browser, url + link_for(app, mover, f"/games/{game['id']}"))
+    follow(browser, url + link_for(app, mover, f"/games/{game['id']}"))
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
     text = visible_text(browser)
     for words in ("アメジスト", "宝石市場", "あなたの番です。", "最近のターン", "販売中のアイテム"):
         assert words in text, words
-    version = _root(browser, "version")
+    version = root(browser, "version")
     # A reveal on the board: the hex's own control, or the first choice of its menu.
     target = next(e for e in browser.find_elements(
         By.CSS_SELECTOR, "#board button.hex-button, #board a.hex-link")
@@ -56,12 +48,12 @@ def test_a_turn_is_played_on_the_japanese_page_by_touching_the_board(  # noqa: F
     assert "公開" in label or "選択肢" in label, label
     shot(browser, f"ja_board_{size[0]}")
     assert overflow(browser) <= 0 and browser.execute_script(CUT) == []
-    _tap(browser, target)
+    tap(browser, target)
     if target.tag_name == "a":  # several choices there: its menu opens, in Japanese
         menu = browser.find_element(By.ID, target.get_attribute("data-menu"))
         assert "では：" in menu.text and "閉じる" in menu.text
-        _tap(browser, menu.find_element(By.CSS_SELECTOR, "button[data-command]"))
-    WebDriverWait(browser, 20).until(lambda d: _root(d, "version") != version)
+        tap(browser, menu.find_element(By.CSS_SELECTOR, "button[data-command]"))
+    WebDriverWait(browser, 20).until(lambda d: root(d, "version") != version)
     played = api.get(f"/api/v1/games/{game['id']}", headers=mover.headers).json
     assert played["version"] > int(version) and played["current_seat"] == played["my_seat"]
     # The story of the turn and the bar's buttons, in Japanese.
@@ -76,7 +68,7 @@ def test_a_turn_is_played_on_the_japanese_page_by_touching_the_board(  # noqa: F
 
 
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_the_japanese_pages_off_the_board_fit_the_screen(site, browser, size):  # noqa: F811
+def test_the_japanese_pages_off_the_board_fit_the_screen(site, browser, size):
     """Japanese words are longer or shorter than English ones: each page, in Japanese, is no
     wider than the screen and cuts no text short."""
     app, url = site
@@ -87,7 +79,7 @@ def test_the_japanese_pages_off_the_board_fit_the_screen(site, browser, size):  
                      headers=ada.headers).status_code == 200
     game = create_started_game(api, [ada, bob], public=True)
     at_size(browser, size)
-    _follow(browser, url + link_for(app, ada, "/"))
+    follow(browser, url + link_for(app, ada, "/"))
     for path in ("/", "/settings", "/games/new", "/open", "/leaderboard", "/verify",
                  f"/players/{ada.id}", f"/games/{game['id']}/settings"):
         browser.get(url + path)

@@ -8,12 +8,7 @@ import re
 from selenium.webdriver.common.by import By
 
 from tests.server.web.conftest import csrf_token, forms, signed_in, whose_turn
-from tests.server.web.test_in_a_browser import (  # noqa: F401  (fixtures, by name)
-    _sign_in,
-    browser,
-    site,
-    table,
-)
+from tests.server.web.page_driver import sign_in
 
 
 def test_the_undo_form_takes_the_move_back(app, client, game, ada, bob):
@@ -49,7 +44,7 @@ def _command(driver, prefix: str):
 def test_clicking_undo_in_a_browser(table, browser):  # noqa: F811
     app, url, api, ada, bob, game = table
     first, _ = whose_turn(api, game["id"], [ada, bob])
-    _sign_in(browser, app, url, first)
+    sign_in(browser, app, url, first)
     browser.get(f"{url}/games/{game['id']}")
     browser.execute_script("arguments[0].click()", _command(browser, "reveal ")[0])
     _wait(browser, lambda: _command(browser, "move "))
