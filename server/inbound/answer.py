@@ -200,7 +200,9 @@ def queue_answer(session, letter: Letter, to: str, subject: str, text: str, now:
     session.add(Outbox(
         dedupe_key=key, game_id=game_id, user_id=user_id, to_email=to, kind="mail_answer",
         version=version, seat=seat,
-        extra={"in_reply_to": letter.message_id} if letter.message_id else None,
+        extra={"in_reply_to": letter.message_id,
+               "references": " ".join([*letter.references, letter.message_id])}
+        if letter.message_id else None,
         subject=subject[:200], text_body=text, html_body=html_body, status="pending",
         next_attempt_at=now, created_at=now,
     ))

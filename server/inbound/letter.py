@@ -21,6 +21,9 @@ from server.inbound.headers import MailHeaders, whole
 from server.inbound.html_text import html_to_text
 
 MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,240}>")
+# An answer's References: the reply's own and the last of the thread's before it (the thread's
+# root is the game's first mail, kept when it is among them); enough for any client to thread.
+KEPT_REFERENCES = 10
 MAX_TEXT_CHARS = 200_000  # of a decoded text part: more than any reply and its quote
 
 
@@ -33,6 +36,7 @@ class Letter:
     recipients: tuple[str, ...]
     subject: str
     lines: list[str] = field(default_factory=list)
+    references: tuple[str, ...] = ()  # its References' well-formed ids, the thread's last ones
     automatic: str | None = None  # why this is machine-written mail, never answered
     authentication_results: tuple[str, ...] = ()  # every Authentication-Results header, top first
     authenticated: bool = False  # it passed the operator's dkim or spf check (never in `none`)
@@ -51,12 +55,14 @@ def read_letter(raw: bytes, recipients: tuple[str, ...] | list[str] = (),
     # Quoted back in the answer's In-Reply-To: only a well-formed id goes into a header.
     message_id = message_id if MESSAGE_ID.fullmatch(message_id) else None
     key = message_id or "sha256:" + hashlib.sha256(raw).hexdigest()
+    references = tuple(MESSAGE_ID.findall(headers.get("References")[:8000]))[-KEPT_REFERENCES:]
     name, sender = headers.from_address
     if not recipients:
         recipients = headers.addresses("Delivered-To", "X-Original-To", "To", "Cc")
     return Letter(
         message_key=key[:250],
         message_id=message_id,
+        references=references,
         sender=sender,
         sender_name=clean(name)[:80],
         recipients=tuple(r.strip().lower() for r in recipients),

@@ -54,6 +54,7 @@ def reply_headers(session, rows, settings) -> dict[int, dict[str, str]]:
         in_reply_to = (row.extra or {}).get("in_reply_to")
         if in_reply_to:
             extra["In-Reply-To"] = in_reply_to
-            extra["References"] = in_reply_to
+            # The thread's ids the reply carried, then the reply's own (RFC 5322 3.6.4).
+            extra["References"] = (row.extra or {}).get("references") or in_reply_to
         headers[row.id] = extra
     return headers

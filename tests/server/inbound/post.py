@@ -89,6 +89,9 @@ def reply(original: EmailMessage, body: str, sender: str | None = None, style: s
     message["Subject"] = subject if subject.startswith("Re: ") else "Re: " + subject
     message["Message-ID"] = message_id or make_msgid(domain="example.org")
     message["In-Reply-To"] = str(original["Message-ID"])
+    # As mail clients do (RFC 5322 3.6.4): the original's References, then its Message-ID.
+    message["References"] = " ".join(
+        [*str(original["References"] or "").split(), str(original["Message-ID"])])
     for name, value in (headers or {}).items():
         message[name] = value
     quoted = text_of(original)

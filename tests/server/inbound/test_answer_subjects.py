@@ -21,7 +21,10 @@ def test_the_answer_says_what_was_applied_and_whose_turn_comes_in_the_thread(pos
     answer = post.answer(duel.player.email)
     assert answer["Subject"] == f"You played {duel.first} — your turn {number} ({duel.game_id})"
     assert answer["In-Reply-To"] == message_id
-    assert message_id in answer["References"].split()
+    # The whole thread, as the reply's client listed it, then the reply: the game's mail that
+    # was answered stays in it, so clients that thread by References keep one conversation.
+    assert answer["References"].split() == [
+        *str(duel.mail["References"] or "").split(), str(duel.mail["Message-ID"]), message_id]
 
     # A mistyped line: where the run stopped, and that the turn is still theirs.
     post.ingest(reply(answer, "mvoe 2f"))
