@@ -12,10 +12,12 @@ import json
 from typing import Any, NoReturn
 
 import marshmallow as ma
-from flask import Flask, current_app, jsonify
+from flask import Flask, current_app, g, has_request_context, jsonify, request
 from flask_smorest import abort
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException, InternalServerError
+
+from server import i18n
 
 
 class ErrorSchema(ma.Schema):
@@ -140,6 +142,7 @@ def error_response(error: HTTPException):
             message = "invalid request: " + _describe_fields(field_errors)
     if not message:
         message = _default_message(error)
+    message = i18n.say(message, requester_language())
     body = {
         "code": code,
         "status": http.HTTPStatus(code).phrase if code in http.HTTPStatus._value2member_map_ else error.name,
@@ -154,6 +157,17 @@ def error_response(error: HTTPException):
     for name, value in (data.get("headers") or {}).items():
         response.headers[name] = value
     return response
+
+
+def requester_language() -> str:
+    """The language an API answer is written in: the one the calling player chose, else what
+    the request's Accept-Language asks for (as GET /rules does), else English. A message the
+    core wrote once (an `i18n.Said`) is said in it; the others stay English."""
+    if not has_request_context():
+        return i18n.DEFAULT
+    chosen = i18n.language_of(g.get("current_user"))
+    return i18n.normal(chosen) if chosen else i18n.best_match(
+        request.headers.get("Accept-Language"))
 
 
 def _default_message(error: HTTPException) -> str:

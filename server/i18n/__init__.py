@@ -12,6 +12,10 @@ compiled from the .po and that no message lacks its Japanese).
 - `engine_catalog(lang)`, `catalog(lang)`: the loaded catalogs (English: none, NullTranslations).
 - `format_datetime(moment, lang, zone)`: a date and time as the language writes it.
 - `translate(lang, message, **values)`: a message marked with `N_`, its fields filled.
+- `Said(message, **values)`: a message the core writes once (an error of server/games, a
+  sign-in link refused...) that reads as its English wherever it is a string (the mail log,
+  the server's own tests of it) and is said again in each reader's language where it is shown:
+  the API's error body, the error page, the answer to a mail (`say(text, lang)`).
 """
 
 from __future__ import annotations
@@ -105,9 +109,46 @@ def gettext(language: str | None, message: str) -> str:
 
 def translate(language: str | None, message: str, **values) -> str:
     """`message` (marked with N_ where it is written) in `language`, its {fields} filled after
-    the lookup, so the catalog holds one message whatever the values."""
+    the lookup, so the catalog holds one message whatever the values. A `Said` is said in
+    `language`, and so is each value that is one."""
+    if isinstance(message, Said):
+        return message.said_in(language)
     translated = catalog(language).gettext(message)
-    return translated.format(**values) if values else translated
+    if not values:
+        return translated
+    return translated.format(**{key: say(value, language) for key, value in values.items()})
+
+
+class Said(str):
+    """An English sentence that remembers the message it was made of (marked with N_) and its
+    fields, to be said again in another language. It is the English wherever a string is
+    expected; a field that is a Said itself is said in the same language."""
+
+    message: str
+    values: dict
+
+    def __new__(cls, message: str, **values) -> Said:
+        english = message.format(**values) if values else message
+        said = super().__new__(cls, english)
+        said.message, said.values = message, values
+        return said
+
+    def said_in(self, language: str | None) -> str:
+        if normal(language) == DEFAULT:
+            return str.__str__(self)
+        return translate(language, self.message, **self.values)
+
+    def __reduce__(self):  # noqa: ANN204 (pickled and copied as what it is)
+        return (_said, (self.message, self.values))
+
+
+def _said(message: str, values: dict) -> Said:
+    return Said(message, **values)
+
+
+def say(text, language: str | None):  # noqa: ANN001, ANN201
+    """`text` in `language` when it is a `Said`; any other value as it is."""
+    return text.said_in(language) if isinstance(text, Said) else text
 
 
 def header_language(content_language: str | None, accept_language: str | None) -> str | None:
@@ -119,6 +160,17 @@ def header_language(content_language: str | None, accept_language: str | None) -
 def N_(message: str) -> str:  # noqa: N802 (gettext's own name for it)
     """Marks a message for the catalog where it is written; it is translated where shown."""
     return message
+
+
+# A game's status as players read it (the API's `status` field keeps the key).
+STATUSES = {"open": N_("open"), "active": N_("active"), "paused": N_("paused"),
+            "finished": N_("finished"), "closed": N_("closed"), "aborted": N_("aborted"),
+            "abandoned": N_("abandoned")}
+
+
+def status(key: str | None) -> Said | str:
+    """A game's status (`open`, `active`, ...) as a word to be said in the reader's language."""
+    return Said(STATUSES[key]) if key in STATUSES else (key or "")
 
 
 _SPAN = re.compile(r"(\d+) (day|hour|minute)s?")

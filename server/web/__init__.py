@@ -24,8 +24,9 @@ from flask_babel import lazy_gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from server import i18n
 from server.http import errors
-from server.web import page_gettext
+from server.web import page_filters, page_gettext
 from server.web.bot_pages import blp as bot_pages
 from server.web.community_pages import blp as community_pages
 from server.web.csrf import csrf
@@ -87,7 +88,7 @@ def _error(error: HTTPException):
         return errors.error_response(error)
     code = error.code or 500
     data = getattr(error, "data", None) or {}
-    message = data.get("message")
+    message = i18n.say(data.get("message"), page_filters.page_lang())
     if isinstance(error, CSRFError):
         message = _("this form was not sent by this site's page, or the page is out of date "
                     "(%(reason)s): reload the page and try again",

@@ -10,11 +10,13 @@ from flask import Blueprint, current_app, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
+from server import i18n
 from server.clock import now
 from server.storage.db import db_session
 from server.storage.models import utcnow
 from server.users import sign_in, verification
 from server.users.mail_choices import DESCRIBED, choose, read_link
+from server.web.page_filters import page_lang
 
 pages = Blueprint("account_pages", __name__, template_folder="templates")
 
@@ -28,6 +30,7 @@ def _page(status: int = 200, **values):
 
 def _problem(error: HTTPException):
     message = (getattr(error, "data", None) or {}).get("message") or error.description
+    message = i18n.say(message, page_lang())
     return _page(error.code or 400, title=_("This link does not work"), problem=message)
 
 
