@@ -24,6 +24,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Invitation, User
 
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
@@ -32,22 +33,38 @@ HOUR, DAY = timedelta(hours=1), timedelta(days=1)
 @dataclass(frozen=True)
 class Decision:
     mail: bool
-    note: str | None = None
+    note: Said | None = None
 
 
 def _limit(name: str) -> int:
     return int(current_app.config[name])
 
 
-def _refuse(what: str, count: int, window: timedelta, oldest: datetime, now: datetime,
-            then: str) -> None:
+# Who reached a bound, and when they may again; by (whose bound, the window's length).
+REACHED = {
+    ("inviter", HOUR): N_("you have sent {count} invitations in the past hour, the most allowed: "
+                          "you may invite again at {at} UTC (in {minutes} minutes)"),
+    ("inviter", DAY): N_("you have sent {count} invitations in the past day, the most allowed: "
+                         "you may invite again at {at} UTC (in {minutes} minutes)"),
+    ("address", HOUR): N_("{email} has been sent {count} invitations in the past hour, the most "
+                          "allowed: it may be invited again at {at} UTC (in {minutes} minutes)"),
+    ("address", DAY): N_("{email} has been sent {count} invitations in the past day, the most "
+                         "allowed: it may be invited again at {at} UTC (in {minutes} minutes)"),
+}
+
+
+def _refuse(whose: str, email: str, count: int, window: timedelta, oldest: datetime,
+            now: datetime) -> None:
     again = oldest + window
     wait = max(1, math.ceil((again - now).total_seconds()))
     minutes = max(1, math.ceil(wait / 60))
-    period = "hour" if window == HOUR else "day"
-    fail(429, f"{what} {count} invitation{'s' if count != 1 else ''} in the past {period}, the "
-              f"most allowed: {then} at {again:%Y-%m-%d %H:%M} UTC (in {minutes} minute"
-              f"{'s' if minutes != 1 else ''})", headers={"Retry-After": str(wait)},
+    message = REACHED[whose, window]
+    if count == 1:
+        message = message.replace("{count} invitations", "{count} invitation")
+    if minutes == 1:
+        message = message.replace("{minutes} minutes", "{minutes} minute")
+    fail(429, Said(message, email=email, count=count, at=f"{again:%Y-%m-%d %H:%M}",
+                   minutes=minutes), headers={"Retry-After": str(wait)},
          retry_after=wait, retry_at=again.isoformat())
 
 
@@ -69,35 +86,37 @@ def _oldest_counted(session: Session, condition, window: timedelta, now: datetim
 
 
 def _bound(session: Session, condition, name_hour: str, name_day: str, now: datetime,
-           what: str, then: str) -> None:
+           whose: str, email: str) -> None:
     for name, window in ((name_hour, HOUR), (name_day, DAY)):
         limit = _limit(name)
         count, _oldest = _window(session, condition, window, now)
         if limit > 0 and count >= limit:
-            _refuse(what, count, window, _oldest_counted(session, condition, window, now, limit),
-                    now, then)
+            _refuse(whose, email, count, window,
+                    _oldest_counted(session, condition, window, now, limit), now)
 
 
 def check(session: Session, inviter: User, email: str, now: datetime) -> Decision:
     """429 over a rate; otherwise whether to mail the invitation (and what to say if not)."""
     _bound(session, Invitation.invited_by == inviter.id, "INVITATIONS_PER_USER_HOUR",
-           "INVITATIONS_PER_USER_DAY", now, "you have sent", "you may invite again")
+           "INVITATIONS_PER_USER_DAY", now, "inviter", email)
     mailed_to = (Invitation.email == email) & Invitation.mailed
     _bound(session, mailed_to, "INVITATIONS_PER_ADDRESS_HOUR", "INVITATIONS_PER_ADDRESS_DAY",
-           now, f"{email} has been sent", "it may be invited again")
+           now, "address", email)
     if inviter.verified_at is None:
-        return Decision(False, f"{email} is not mailed: confirm your own address first (open "
-                               "the link mailed to you; `iridescia confirm --resend` sends a new "
-                               "one). Meanwhile give them the join code yourself.")
+        return Decision(False, Said(N_(
+            "{email} is not mailed: confirm your own address first (open the link mailed to you; "
+            "`iridescia confirm --resend` sends a new one). Meanwhile give them the join code "
+            "yourself."), email=email))
     owner = session.exec(select(User.id, User.verified_at).where(User.email == email)).first()
     if owner is not None and owner.verified_at is not None:
         return Decision(True)
     quiet = _limit("INVITATION_QUIET_DAYS")
     if owner is None and _window(session, mailed_to, timedelta(days=quiet), now)[0] == 0:
         return Decision(True)  # the first mail this address gets from us
-    return Decision(False, f"{email} is not mailed: an address whose owner has not confirmed it "
-                           f"to Iridescia is mailed one invitation, then none for {quiet} days. "
-                           "Give them the join code yourself.")
+    return Decision(False, Said(N_(
+        "{email} is not mailed: an address whose owner has not confirmed it to Iridescia is "
+        "mailed one invitation, then none for {quiet} days. Give them the join code yourself."),
+        email=email, quiet=quiet))
 
 
 def check_open_games(session: Session, user: User) -> None:
@@ -106,6 +125,6 @@ def check_open_games(session: Session, user: User) -> None:
     count = session.exec(select(func.count()).select_from(Game).where(
         Game.created_by == user.id, Game.status == "open")).one()
     if limit > 0 and count >= limit:
-        fail(422, f"you have {count} open games, the most one player may have: start or leave "
-                  "one of them before creating another (`iridescia games` lists them)",
-             open_games=count, limit=limit)
+        fail(422, Said(N_("you have {count} open games, the most one player may have: start or "
+                          "leave one of them before creating another (`iridescia games` lists "
+                          "them)"), count=count), open_games=count, limit=limit)

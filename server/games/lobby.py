@@ -29,6 +29,7 @@ from server.http.auth import (
     require_user,
 )
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.db import sql
 from server.storage.models import Game, Seat, User
 
@@ -130,7 +131,8 @@ def visible_game(session: Session, game_id: str, user: User | None) -> tuple[Gam
 def require_visible(game_id: str, game: Game | None, *, member: bool) -> None:
     """404 unless the game exists and the caller plays in it or it is public."""
     if game is None or (not member and not game.public):
-        fail(404, f"there is no game {game_id!r} you can see", game_id=game_id)
+        fail(404, Said(N_("there is no game {game_id!r} you can see"), game_id=game_id),
+             game_id=game_id)
 
 
 def caller_game_and_seat(*columns: Any) -> Any:
@@ -182,7 +184,8 @@ def require_member(game: Game, seat: Seat | None) -> Seat:
 
 
 def refuse_outsider(game: Any) -> None:
-    fail(403, f"you do not play in game {game.id}: join it with its join code first")
+    fail(403, Said(N_("you do not play in game {game}: join it with its join code first"),
+                   game=game.id))
 
 
 def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
@@ -191,7 +194,8 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
     seated = players(session, game)
     if len(seated) < game.seats:
         missing = game.seats - len(seated)
-        fail(409, f"waiting for {missing} more player{'s' if missing > 1 else ''} to join",
+        fail(409, Said(N_("waiting for {missing} more players to join") if missing > 1
+                       else N_("waiting for {missing} more player to join"), missing=missing),
              joined=len(seated), seats=game.seats)
     seated.sort(key=lambda m: (m.joined_at, m.id or 0))
     seeding.mix_words(game, seated)  # before the first die is drawn
@@ -204,7 +208,7 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
     try:
         service.apply_command(session, game, command, actor, now)
     except engine.RuleError as error:
-        fail(422, f"the game cannot start: {error}")
+        fail(422, Said(N_("the game cannot start: {error}"), error=str(error)))
 
 
 def locked(session: Session, condition: Any) -> Game | None:
@@ -225,12 +229,14 @@ def join(session: Session, user: User, code: str, now: datetime,
     word = seeding.checked_contribution(contribution)
     game = locked(session, Game.join_code == code.strip())
     if game is None:
-        fail(404, f"no game has the join code {code!r}: check it with whoever invited you")
+        fail(404, Said(N_("no game has the join code {code!r}: check it with whoever invited you"),
+                       code=code))
     if seat_of(session, game, user) is not None:
-        fail(409, f"you already play in game {game.id}", game_id=game.id)
+        fail(409, Said(N_("you already play in game {game}"), game=game.id), game_id=game.id)
     require_open(game)
     if is_full(session, game):
-        fail(409, f"game {game.id} is full ({game.seats} seats)", game_id=game.id)
+        fail(409, Said(N_("game {game} is full ({seats} seats)"), game=game.id, seats=game.seats),
+             game_id=game.id)
     session.add(Seat(game_id=game.id, user_id=user.id, kind="human", joined_at=now,
                      stand_in=stand_in_level, seed_contribution=word))
     session.flush()
@@ -244,11 +250,12 @@ def require_open(game: Game) -> None:
     if game.status == "open":
         return
     if game.status == "closed":
-        fail(409, f"game {game.id} was closed: every player left it before the start",
-             game_id=game.id)
+        fail(409, Said(N_("game {game} was closed: every player left it before the start"),
+                       game=game.id), game_id=game.id)
     if game.status == "aborted":
-        fail(409, f"game {game.id} was aborted by an operator", game_id=game.id)
-    fail(409, f"game {game.id} has already started", game_id=game.id)
+        fail(409, Said(N_("game {game} was aborted by an operator"), game=game.id),
+             game_id=game.id)
+    fail(409, Said(N_("game {game} has already started"), game=game.id), game_id=game.id)
 
 
 def leave(session: Session, game_id: str, user: User) -> Game:
@@ -258,10 +265,10 @@ def leave(session: Session, game_id: str, user: User) -> Game:
     game = locked(session, Game.id == game_id)
     seat = seat_of(session, game, user) if game is not None else None
     if game is None or seat is None:
-        fail(409, f"you no longer play in game {game_id}", game_id=game_id)
+        fail(409, Said(N_("you no longer play in game {game}"), game=game_id), game_id=game_id)
     if game.status != "open":
-        fail(409, f"game {game.id} has already started: you can only leave before the start",
-             game_id=game.id)
+        fail(409, Said(N_("game {game} has already started: you can only leave before the start"),
+                       game=game.id), game_id=game.id)
     session.delete(seat)
     publish(PlayerLeft(session, game.id, user.id))  # their webhook tells them no more of it
     session.flush()

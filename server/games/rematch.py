@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from server.games import lobby
 from server.games.invitations import invite
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Seat, User
 
 
@@ -20,6 +21,17 @@ def rematch_of(session: Session, game: Game) -> Game | None:
     """The rematch asked for this game, if any (the newest)."""
     return session.exec(select(Game).where(Game.rematch_of == game.id)
                         .order_by(Game.created_at.desc())).first()  # type: ignore[union-attr]
+
+
+# A rematch that went on without the one asking, by its status.
+GONE_ON = {
+    "active": N_("the rematch of game {game}, game {rematch}, has already started without you"),
+    "paused": N_("the rematch of game {game}, game {rematch}, has already started without you"),
+    "finished": N_("the rematch of game {game}, game {rematch}, has already finished without "
+                   "you"),
+    "closed": N_("the rematch of game {game}, game {rematch}, has already closed without you"),
+    "aborted": N_("the rematch of game {game}, game {rematch}, has already aborted without you"),
+}
 
 
 def offered_to(game: Game, seat: Seat | None) -> bool:
@@ -33,17 +45,18 @@ def ask(session: Session, game: Game, seat: Seat | None, user: User, now: dateti
     whether it was made now. 403 for someone who did not play it, 409 before its end or when
     the rematch has already started without them."""
     if seat is None or seat.kind != "human":
-        fail(403, f"you did not play in game {game.id}: only its players may ask for a rematch")
+        fail(403, Said(N_("you did not play in game {game}: only its players may ask for a "
+                          "rematch"), game=game.id))
     if game.status != "finished":
-        fail(409, f"game {game.id} is not over: a rematch is offered at its end", game_id=game.id)
+        fail(409, Said(N_("game {game} is not over: a rematch is offered at its end"),
+                       game=game.id), game_id=game.id)
     existing = rematch_of(session, game)
     if existing is not None:
         if lobby.seat_of(session, existing, user) is not None:
             return existing, False
         if existing.status != "open":
-            fail(409, f"the rematch of game {game.id}, game {existing.id}, has already "
-                      f"{'started' if existing.status == 'active' else existing.status} "
-                      "without you", game_id=existing.id)
+            fail(409, Said(GONE_ON.get(existing.status, GONE_ON["active"]), game=game.id,
+                           rematch=existing.id), game_id=existing.id)
         return lobby.join(session, user, existing.join_code, now,
                           contribution=contribution), False
     return _create(session, game, user, now, base_url, contribution), True

@@ -8,18 +8,20 @@ from typing import Any
 from engine import seeds
 from server.games.seat_kinds import player_id
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Seat
 
 # The rule new games are made under; a game keeps its own (a null rule: the server's seed alone).
 SEED_RULE = seeds.MIXED
 
 
-def contribution_problem(word: str | None) -> str | None:
+def contribution_problem(word: str | None) -> Said | None:
     """What is wrong with the player's word for the dice; None when it is fine or absent."""
     if word is None or not word.strip() or seeds.is_contribution(word.strip()):
         return None
-    return (f"your word for the dice {word.strip()[:70]!r} is not {seeds.CONTRIBUTION_HINT}: "
-            "leave it out or send one such word")
+    # seeds.CONTRIBUTION_HINT's words, in the catalog.
+    return Said(N_("your word for the dice {word!r} is not one word of up to 64 letters, digits, "
+                   "'-' or '_': leave it out or send one such word"), word=word.strip()[:70])
 
 
 def checked_contribution(word: str | None) -> str | None:

@@ -14,9 +14,6 @@ from server.mail import reply_addresses
 from server.storage.db import session_scope
 from server.storage.models import User
 
-# A game's status as the list names it (the player's turn is "your turn").
-STATUSES = {"open": N_("open"), "active": N_("active"), "finished": N_("finished")}
-
 
 def list_games(app, db, record_id: int, letter, user_id: int, now: datetime,
                asked_solo: bool = False):
@@ -31,9 +28,9 @@ def list_games(app, db, record_id: int, letter, user_id: int, now: datetime,
         for game in listing.games_of(session, user):
             if game.status == "finished":
                 continue
-            turn = i18n.gettext(language, N_("your turn") if game.status == "active"
-                                and game.current_seat == game.my_seat_number
-                                else STATUSES.get(game.status, game.status))
+            turn = (i18n.gettext(language, N_("your turn")) if game.status == "active"
+                    and game.current_seat == game.my_seat_number
+                    else i18n.say(i18n.status(game.status), language))
             reply_to = reply_addresses.play_address(base, secret, user.id, user.token_hash, game.id,
                                               game.version)
             lines.append("  " + i18n.translate(language, N_("{game} ({turn}): write to {address}"),

@@ -64,7 +64,7 @@ def script_of(lines: list[Line], seat: int, names) -> Script:
     """The lines to play as a Script: a line that is no command stops the run when reached."""
     return Script([ScriptLine(line.number, line.text,
                               None if line.kind == "command" else
-                              (line.error or "this is not a command"))
+                              (line.error or N_("this is not a command")))
                    for line in lines], seat, names)
 
 

@@ -11,6 +11,7 @@ from sqlmodel import Session
 
 from server.games.outcomes import outcomes_of
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.ratings.derived import TRACK_NAMES, ratings
 from server.storage.db import sql
 from server.storage.models import Game, Seat, User
@@ -22,7 +23,7 @@ def public_user(session: Session, user_id: int) -> User:
     # An id past what the column holds (PostgreSQL refused it: a 500) is nobody's.
     user = session.get(User, user_id) if 0 < user_id < 2**31 else None
     if user is None or user.disabled_at is not None:
-        fail(404, f"there is no player {user_id}", user_id=user_id)
+        fail(404, Said(N_("there is no player {user}"), user=user_id), user_id=user_id)
     return user
 
 

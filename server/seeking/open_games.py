@@ -10,6 +10,7 @@ from sqlmodel import Session
 
 from server.games.pace import PACES
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Seat
 
 
@@ -20,7 +21,8 @@ def _filtered(statement: Any, seats: int | None, pace: str | None,
         statement = statement.where(Game.seats == seats)
     if pace is not None:
         if pace not in PACES:
-            fail(422, f"pace {pace!r} is not one of {', '.join(PACES)}")
+            fail(422, Said(N_("pace {pace!r} is not one of {paces}"), pace=pace,
+                           paces=", ".join(PACES)))
         statement = statement.where(Game.turn_deadline_hours == PACES[pace][0])
     if rules_version is not None:
         statement = statement.where(Game.rules_version == rules_version)

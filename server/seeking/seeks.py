@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from server.games import lobby, seeding
 from server.games.pace import PACES
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.db import sql
 from server.storage.locks import serialized
 from server.storage.models import Seek, User
@@ -28,18 +29,18 @@ def seek(session: Session, user: User, seats: int, pace: str, contribution: str 
     """Record the seek and match it: its ``game_id`` is set when it made a game now."""
     word = seeding.checked_contribution(contribution)
     if seats < 2:
-        fail(422, "a seek is for 2 to 4 seats: for a game alone against the Rhom, create it "
-                  "(`iridescia new --seats 1`)")
+        fail(422, Said(N_("a seek is for 2 to 4 seats: for a game alone against the Rhom, "
+                          "create it (`iridescia new --seats 1`)")))
     # One seek at a time, from here to the commit: two players seeking the same game at once
     # would otherwise each miss the other's seek, not committed yet (PostgreSQL), and wait.
     serialized(sql(session), "seeks")
     waiting = waiting_seeks(session, user)
     if any(s.seats == seats and s.pace == pace for s in waiting):
-        fail(409, f"you already seek a game of {seats} seats at pace {pace}: wait for it, or "
-                  "cancel it first")
+        fail(409, Said(N_("you already seek a game of {seats} seats at pace {pace}: wait for "
+                          "it, or cancel it first"), seats=seats, pace=pace))
     if len(waiting) >= MOST_SEEKS:
-        fail(409, f"you have {len(waiting)} seeks waiting, the most one player may have: cancel "
-                  "one first")
+        fail(409, Said(N_("you have {count} seeks waiting, the most one player may have: cancel "
+                          "one first"), count=len(waiting)))
     mine = Seek(user_id=user.id, seats=seats, pace=pace, contribution=word, created_at=now)
     session.add(mine)
     session.flush()
@@ -97,14 +98,16 @@ def seek_of(session: Session, user: User, seek_id: int) -> Seek:
     # An id past what the column holds (PostgreSQL refused it: a 500) is no seek of anyone's.
     found = session.get(Seek, seek_id) if 0 < seek_id < 2**31 else None
     if found is None or found.user_id != user.id:
-        fail(404, f"you have no seek {seek_id}: `iridescia seeks` lists yours", seek_id=seek_id)
+        fail(404, Said(N_("you have no seek {seek}: `iridescia seeks` lists yours"),
+                       seek=seek_id), seek_id=seek_id)
     return found
 
 
 def cancel(session: Session, user: User, seek_id: int) -> None:
     found = seek_of(session, user, seek_id)
     if found.game_id is not None:
-        fail(409, f"seek {seek_id} has made game {found.game_id} already: play it there",
+        fail(409, Said(N_("seek {seek} has made game {game} already: play it there"),
+                       seek=seek_id, game=found.game_id),
              game_id=found.game_id)
     session.delete(found)
     session.flush()

@@ -19,6 +19,7 @@ from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import User
 
 CONFIRM, RECOVER = "confirm-address", "recover-token"
@@ -63,14 +64,16 @@ def hours(purpose: str) -> int:
 
 def read_code(purpose: str, code: str) -> Code:
     """The code's user and proof; 422 saying what to do for an expired or mangled code."""
-    again = ("ask for a new one: `iridescia confirm --resend`" if purpose == CONFIRM
-             else "ask for a new one: `iridescia recover --email ADDRESS`")
+    again = Said(N_("ask for a new one: `iridescia confirm --resend`") if purpose == CONFIRM
+                 else N_("ask for a new one: `iridescia recover --email ADDRESS`"))
     try:
         data = _serializer(purpose).loads(code.strip(), max_age=_max_age(purpose))
     except SignatureExpired:
-        fail(422, f"this link has expired (links are good for {hours(purpose)} hours): {again}")
+        fail(422, Said(N_("this link has expired (links are good for {hours} hours): {again}"),
+                       hours=hours(purpose), again=again))
     except BadSignature:
-        fail(422, "this link is not valid: copy the whole link from the mail, or " + again)
+        fail(422, Said(N_("this link is not valid: copy the whole link from the mail, or {again}"),
+                       again=again))
     if not isinstance(data, dict) or not isinstance(data.get("u"), int):
-        fail(422, "this link is not valid: " + again)
+        fail(422, Said(N_("this link is not valid: {again}"), again=again))
     return Code(data["u"], str(data.get("p")))

@@ -27,7 +27,7 @@ from sqlmodel import select
 from server import i18n
 from server.config import Settings
 from server.http.errors import fail
-from server.i18n import N_
+from server.i18n import N_, Said
 from server.storage.models import Seat, User
 
 CHOICES = ("every_turn", "digest", "reminders", "none")
@@ -182,12 +182,13 @@ def read_link(session, code: str) -> tuple[User, str, str | None]:
     try:
         data = _serializer().loads(code.strip())
     except BadSignature:
-        fail(422, "this link is not valid: copy the whole link from the mail, or reply "
-                  "`notify every` (or digest, reminders, none) to any game mail")
+        fail(422, Said(N_("this link is not valid: copy the whole link from the mail, or reply "
+                          "`notify every` (or digest, reminders, none) to any game mail")))
     user = session.get(User, data.get("u")) if isinstance(data, dict) else None
     if user is None or data.get("c") not in CHOICES or user.token_hash[:16] != data.get("t"):
-        fail(422, "this link no longer works (your token changed since): use the links of a "
-                  "newer mail, or reply `notify every` (or digest, reminders, none)")
+        fail(422, Said(N_("this link no longer works (your token changed since): use the links "
+                          "of a newer mail, or reply `notify every` (or digest, reminders, "
+                          "none)")))
     return user, data["c"], data.get("g")
 
 

@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
 from server.config import Settings
+from server.i18n import N_, Said
 from server.storage.models import PageSession, User, utcnow
 
 SALT = "iridescia-magic-link"
@@ -39,7 +40,8 @@ FINGERPRINT_LENGTH = 20
 
 
 class LinkRefused(Exception):
-    """A magic link that is tampered with, expired or no longer valid; the message says why."""
+    """A magic link that is tampered with, expired or no longer valid; the message (an
+    i18n.Said, `args[0]`) says why."""
 
 
 def _settings() -> tuple[str, str, int]:
@@ -86,15 +88,15 @@ def read_magic_link(token: str, users) -> tuple[User, str]:  # noqa: ANN001
     try:
         user_id, print_, page = serializer.loads(token, max_age=hours * 3600)
     except SignatureExpired:
-        raise LinkRefused(f"this sign-in link is more than {hours} hours old: ask for a new "
-                          "one on the home page") from None
+        raise LinkRefused(Said(N_("this sign-in link is more than {hours} hours old: ask for a "
+                                  "new one on the home page"), hours=hours)) from None
     except (BadSignature, ValueError, TypeError):
-        raise LinkRefused("this sign-in link is not valid (cut short or changed?): ask for a "
-                          "new one on the home page") from None
+        raise LinkRefused(Said(N_("this sign-in link is not valid (cut short or changed?): ask "
+                                  "for a new one on the home page"))) from None
     user = users(user_id) if isinstance(user_id, int) else None
     if user is None or fingerprint(user.token_hash) != print_:
-        raise LinkRefused("this sign-in link was made before your API token was rotated: ask "
-                          "for a new one on the home page")
+        raise LinkRefused(Said(N_("this sign-in link was made before your API token was "
+                                  "rotated: ask for a new one on the home page")))
     if not isinstance(page, str) or not page.startswith("/") or page.startswith("//"):
         page = "/"
     return user, page
@@ -104,8 +106,8 @@ def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-USED = ("this sign-in link was used already (each link signs in once): ask for a new one on the "
-        "home page")
+USED = Said(N_("this sign-in link was used already (each link signs in once): ask for a new one "
+                "on the home page"))
 
 
 def link_used(db: Any, token: str) -> bool:

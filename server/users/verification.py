@@ -12,6 +12,7 @@ from sqlmodel import Session
 from server.http.errors import fail
 from server.http.rate_limits import KNOWN_TOKENS
 from server.http.tokens import hash_token, new_token
+from server.i18n import N_, Said
 from server.storage.models import User, utcnow
 from server.users import links
 
@@ -45,7 +46,7 @@ def claim_by_mail(user: User, now: datetime) -> bool:
 def _user(session: Session, code: links.Code) -> User:
     user = session.get(User, code.user_id)
     if user is None:
-        fail(422, "this link is for an account that no longer exists")
+        fail(422, Said(N_("this link is for an account that no longer exists")))
     return user
 
 
@@ -54,7 +55,7 @@ def user_to_confirm(session: Session, code_text: str) -> User:
     code = links.read_code(links.CONFIRM, code_text)
     user = _user(session, code)
     if code.proof != user.email:
-        fail(422, "this link was sent to another address than the account's")
+        fail(422, Said(N_("this link was sent to another address than the account's")))
     return user
 
 
@@ -80,8 +81,8 @@ def user_to_recover(session: Session, code_text: str) -> User:
     code = links.read_code(links.RECOVER, code_text)
     user = _user(session, code)
     if code.proof != links.token_fingerprint(user):
-        fail(422, "this link was used already (or the token changed since it was sent): ask "
-                  "for a new one with `iridescia recover --email ADDRESS`")
+        fail(422, Said(N_("this link was used already (or the token changed since it was sent): "
+                          "ask for a new one with `iridescia recover --email ADDRESS`")))
     return user
 
 

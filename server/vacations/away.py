@@ -12,6 +12,7 @@ from sqlmodel import select
 from server import wakeups
 from server.games.due_times import update_due_times
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Seat, User, Vacation
 from server.vacations.allowance import day_start, days_by_year, used_in
 
@@ -64,21 +65,33 @@ def _current(vacations: list[Vacation], now: datetime) -> Vacation | None:
     return next((v for v in vacations if v.starts_at <= now < v.ends_at), None)
 
 
+# A vacation longer than the days left (by whether it is one day).
+TOO_LONG = {
+    False: N_("away until {until} is {days} days in {year}, and you have {left} of your {allowed} "
+              "left that year (a year is the calendar year, days in UTC, today counted): come "
+              "back sooner"),
+    True: N_("away until {until} is {days} day in {year}, and you have {left} of your {allowed} "
+             "left that year (a year is the calendar year, days in UTC, today counted): come "
+             "back sooner"),
+}
+
+
 def start_vacation(session, user: User, until: date, now: datetime) -> Vacation:
     """Away from now until 00:00 UTC of `until` (a vacation already running gets this end
     instead); 422 saying what to do when the date is not ahead or the days are not left."""
     allowed = days_per_year()
     if allowed <= 0:
-        fail(422, "vacations are turned off on this server (IRIDESCIA_VACATION_DAYS_PER_YEAR "
-                  "is 0)")
+        fail(422, Said(N_("vacations are turned off on this server "
+                          "(IRIDESCIA_VACATION_DAYS_PER_YEAR is 0)")))
     today = now.date()
     if until <= today:
-        fail(422, f"{until.isoformat()} is not after today ({today.isoformat()}, UTC): give "
-                  f"the day you are back, e.g. {(today + timedelta(days=7)).isoformat()}")
+        fail(422, Said(N_("{until} is not after today ({today}, UTC): give the day you are "
+                          "back, e.g. {example}"), until=until.isoformat(),
+                       today=today.isoformat(), example=(today + timedelta(days=7)).isoformat()))
     ends_at = day_start(until)
     if ends_at - now > LONGEST_AHEAD:
-        fail(422, f"{until.isoformat()} is more than a year ahead: a vacation ends within "
-                  f"{LONGEST_AHEAD.days} days")
+        fail(422, Said(N_("{until} is more than a year ahead: a vacation ends within {days} "
+                          "days"), until=until.isoformat(), days=LONGEST_AHEAD.days))
     vacations = vacations_of(session, user)
     current = _current(vacations, now)
     starts_at = current.starts_at if current else now
@@ -86,10 +99,9 @@ def start_vacation(session, user: User, until: date, now: datetime) -> Vacation:
     for year, days in sorted(days_by_year(starts_at, ends_at).items()):
         used = used_in(others, year)
         if used + days > allowed:
-            fail(422, f"away until {until.isoformat()} is {days} day{'s' if days != 1 else ''} "
-                      f"in {year}, and you have {max(0, allowed - used)} of your {allowed} "
-                      f"left that year (a year is the calendar year, days in UTC, today "
-                      f"counted): come back sooner", days_asked=days, days_left=allowed - used)
+            fail(422, Said(TOO_LONG[days == 1], until=until.isoformat(), days=days, year=year,
+                           left=max(0, allowed - used), allowed=allowed),
+                 days_asked=days, days_left=allowed - used)
     if current is None:
         current = Vacation(user_id=user.id, starts_at=now, ends_at=ends_at)
     current.ends_at = ends_at
@@ -104,7 +116,8 @@ def start_vacation(session, user: User, until: date, now: datetime) -> Vacation:
 def end_vacation(session, user: User, now: datetime) -> None:
     """Back now: the days not yet begun are given back; 409 when not away."""
     if not is_away(user, now):
-        fail(409, "you are not on vacation: `iridescia vacation --until YYYY-MM-DD` starts one")
+        fail(409, Said(N_("you are not on vacation: `iridescia vacation --until YYYY-MM-DD` "
+                          "starts one")))
     current = _current(vacations_of(session, user), now)
     if current is not None:
         current.ends_at = now

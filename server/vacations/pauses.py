@@ -14,6 +14,7 @@ from sqlmodel import select
 from server import wakeups
 from server.games.due_times import update_due_times
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Seat
 
 
@@ -40,11 +41,11 @@ def _refresh(session, game: Game, now: datetime) -> None:
 def ask_pause(session, game: Game, seat: Seat, now: datetime) -> bool:
     """The player asks to pause; True when that made the game paused."""
     if game.status != "active":
-        fail(409, f"game {game.id} is not being played: only an active game can be paused",
-             game_id=game.id, game_status=game.status)
+        fail(409, Said(N_("game {game} is not being played: only an active game can be paused"),
+                       game=game.id), game_id=game.id, game_status=game.status)
     if game.paused_at is not None:
-        fail(409, f"game {game.id} is paused already: `iridescia resume {game.id}` starts it "
-                  "again", game_id=game.id)
+        fail(409, Said(N_("game {game} is paused already: `iridescia resume {game}` starts it "
+                          "again"), game=game.id), game_id=game.id)
     seat.wants_pause = True
     session.add(seat)
     session.flush()
@@ -60,8 +61,8 @@ def resume(session, game: Game, now: datetime) -> None:
     """Any player resumes the game (or withdraws the requests to pause it)."""
     asked = [seat for seat in _players(session, game) if seat.wants_pause]
     if game.paused_at is None and not asked:
-        fail(409, f"game {game.id} is not paused and nobody asked to pause it",
-             game_id=game.id)
+        fail(409, Said(N_("game {game} is not paused and nobody asked to pause it"),
+                       game=game.id), game_id=game.id)
     for seat in asked:
         seat.wants_pause = False
         session.add(seat)

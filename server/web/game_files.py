@@ -10,6 +10,7 @@ import json
 from functools import cache
 
 from flask import Blueprint
+from flask_babel import gettext as _
 
 from engine.board import ROWS, row_hexes
 from server.api.games.play_routes import export
@@ -55,7 +56,8 @@ def download_log(game_id: str):
     session = db_session()
     user, game, seat = _viewer(session, game_id)
     if game.status != "finished":
-        fail(409, f"game {game.id} is not over: its log and seed are downloaded at the end")
+        fail(409, _("game %(game)s is not over: its log and seed are downloaded at the end",
+                    game=game.id))
     body = ExportSchema().dump(export(session, game, user, seat is not None, True))
     return json.dumps(body, indent=1), 200, {
         "Content-Type": "application/json",

@@ -11,6 +11,7 @@ from marshmallow import ValidationError
 from sqlalchemy.exc import IntegrityError
 
 import engine
+from server import i18n
 from server.api.games.schemas import BOT_POLICIES, GameCreateSchema
 from server.games import invitation_limits, lobby, service
 from server.games.pace import DEFAULT_PACE, PACES
@@ -18,6 +19,7 @@ from server.http.errors import fail
 from server.storage.db import db_session
 from server.storage.models import Game, User, utcnow
 from server.users import sign_in
+from server.web.page_filters import page_lang
 from server.web.routes import protect_forms, signed_in_user
 
 blp = Blueprint("lobby_pages", __name__)
@@ -127,13 +129,14 @@ def invite(game_id: str):
     mailed = lobby.invite(session, game, user, email, current_app.config["BASE_URL"], now,
                           mail=decision.mail)
     session.commit()
-    note = (decision.note or _("%(email)s is mailed the join code", email=email)) \
+    note = (i18n.say(decision.note, page_lang())
+            or _("%(email)s is mailed the join code", email=email)) \
         if mailed or not decision.mail \
         else _("%(email)s was mailed this game's join code already", email=email)
     link = f"{current_app.config['BASE_URL'].rstrip('/')}/join/{game.join_code}"
     return render_template("message.html", user=user, title=_("Invitation"),
-                           message=_("%(note)s. Or share the join link: %(link)s", note=note,
-                                     link=link),
+                           message=_("%(note)s. Or share the join link: %(link)s",
+                                     note=note.rstrip(".。"), link=link),
                            back=url_for("pages.game_page", game_id=game.id))
 
 

@@ -51,6 +51,11 @@ def vacation(summary: dict) -> str:
              left=summary["days_left"], days=summary["days_per_year"], year=summary["year"])
 
 
+def status(key: str | None) -> str:
+    """A game's status (open, active, paused, finished...) in the page's words."""
+    return i18n.say(i18n.status(key), page_lang())
+
+
 def install(blp: Blueprint) -> None:
     blp.add_app_template_filter(when, "when")
     blp.add_app_template_filter(day, "day")
@@ -59,4 +64,5 @@ def install(blp: Blueprint) -> None:
     blp.add_app_template_filter(level, "level")
     blp.add_app_template_filter(track, "track")
     blp.add_app_template_filter(vacation, "vacation")
+    blp.add_app_template_filter(status, "status")
     blp.app_context_processor(lambda: {"page_lang": page_lang()})

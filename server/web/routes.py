@@ -125,7 +125,7 @@ def _usable_link(session, token: str) -> tuple[User, str]:
         if sign_in.link_used(session, token):
             raise sign_in.LinkRefused(sign_in.USED)
     except sign_in.LinkRefused as refused:
-        fail(403, str(refused))
+        fail(403, refused.args[0])  # said in the page's language
     return user, page
 
 
@@ -144,7 +144,7 @@ def follow_link(token: str):
     try:
         sign_in.sign_in(session, user, utcnow(), link=token)
     except sign_in.LinkRefused as refused:
-        fail(403, str(refused))
+        fail(403, refused.args[0])
     session.commit()
     return redirect(page, 303)
 

@@ -8,8 +8,10 @@ from flask import current_app
 from sqlalchemy import delete
 from sqlmodel import Session, select
 
+from server import i18n
 from server.games.reactions import PlayerLeft
 from server.http.errors import fail
+from server.i18n import N_, Said
 from server.storage.models import Game, Webhook, WebhookDelivery
 from server.webhooks import addresses, signing
 
@@ -36,7 +38,8 @@ def set_webhook(session: Session, game: Game, user_id: int, url: str, format: st
     """The player's webhook on the game, new or replaced, with a fresh secret (the caller shows
     it once). Deliveries still owed go to the new URL, signed with the new secret."""
     if game.status in OVER:
-        fail(409, f"game {game.id} is {game.status}: it tells no more turns")
+        fail(409, Said(N_("game {game} is {status}: it tells no more turns"), game=game.id,
+                       status=i18n.status(game.status)))
     hook = of(session, game.id, user_id)
     if hook is None:
         hook = Webhook(game_id=game.id, user_id=user_id, url=url, format=format,

@@ -16,7 +16,7 @@ from sqlmodel import select
 
 import engine
 from engine import seeds
-from server import wakeups
+from server import i18n, wakeups
 from server.api.docs import document_errors, location
 from server.api.games import command_input, preconditions
 from server.api.games.paths import game_path
@@ -43,6 +43,7 @@ from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED
 from server.http.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema, conditional
 from server.http.errors import fail
 from server.http.parsing import Blueprint
+from server.i18n import N_, Said
 from server.messages import service as messages
 from server.storage.db import db_session
 from server.storage.models import Command, Event, Game, utcnow
@@ -204,7 +205,8 @@ class Commands(MethodView):
                 fail(409, f"game {game.id} is over", game_id=game.id,
                      current_version=game.version)
             if game.status != "active":
-                fail(409, f"game {game.id} was {game.status}: it takes no more commands",
+                fail(409, Said(N_("game {game} was {status}: it takes no more commands"), game=game.id,
+                               status=i18n.status(game.status)),
                      game_id=game.id, current_version=game.version)
             state = service.load_state(connection, game)
             posting.start_writing(connection)

@@ -10,6 +10,7 @@ from flask import current_app
 from flask.views import MethodView
 from sqlalchemy.exc import IntegrityError
 
+from server import i18n
 from server.api.docs import NO_SUCH_GAME, OUTSIDER, document_errors, location
 from server.api.games.paths import game_path
 from server.api.games.schemas import (
@@ -23,8 +24,9 @@ from server.api.games.schemas import (
 from server.games import due_times, invitation_limits, listing, lobby, posting, service
 from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED, require_user
 from server.http.caching import ETAG_HEADER, IF_NONE_MATCH, conditional
-from server.http.errors import fail
+from server.http.errors import fail, requester_language
 from server.http.parsing import Blueprint
+from server.i18n import N_, Said
 from server.ratings import derived
 from server.storage.db import db_session
 from server.storage.models import utcnow
@@ -168,10 +170,11 @@ class Invitations(MethodView):
                               mail=decision.mail)
         session.commit()
         if decision.mail and not mailed:
-            note = f"{email} was mailed this game's join code already"
+            note = Said(N_("{email} was mailed this game's join code already"), email=email)
         else:
-            note = decision.note or f"{email} is mailed the join code"
-        return ({"email": email, "join_code": game.join_code, "mailed": mailed, "message": note},
+            note = decision.note or Said(N_("{email} is mailed the join code"), email=email)
+        return ({"email": email, "join_code": game.join_code, "mailed": mailed,
+                 "message": i18n.say(note, requester_language())},
                 {"Location": game_path(game.id)})
 
 
