@@ -9,7 +9,9 @@ from flask import Blueprint, render_template, request
 from flask_babel import gettext as _
 
 from engine import audit
+from server import i18n
 from server.web import account_pages
+from server.web.page_filters import page_lang
 from server.web.routes import _page_user, protect_forms
 
 blp = Blueprint("verify", __name__, template_folder="templates")
@@ -60,7 +62,8 @@ def verify_upload():
     name = upload.filename
     try:
         text = upload.read().decode("utf-8")
-        lines = audit.verify_export(audit.parse_log(text))
+        words = i18n.engine_catalog(page_lang())  # the check's lines in the page's language
+        lines = audit.verify_export(audit.parse_log(text, words), words)
     except UnicodeDecodeError:
         return _refused(_("%(file)r is not a text file: send the game's log as `iridescia log` "
                           "writes it", file=name))

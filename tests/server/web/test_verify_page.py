@@ -76,3 +76,29 @@ def test_the_join_form_carries_a_word_for_the_dice(app, client, ada, bob):
     with session_scope(app_engine(app)) as session:
         assert session.exec(select(Seat.seed_contribution)
                             .where(Seat.user_id == bob.id)).one() == "kesora-7"
+
+
+def send_in(client, language: str, name: str, content: bytes):
+    """`send`, from a browser whose Accept-Language is `language`."""
+    headers = {"Accept-Language": language}
+    token = csrf_token(client.get("/verify", headers=headers).get_data(as_text=True))
+    return client.post("/verify", data={"csrf_token": token, "log": (io.BytesIO(content), name)},
+                       content_type="multipart/form-data", headers=headers)
+
+
+def test_the_checks_lines_and_mismatch_are_in_the_pages_language(client, tmp_path):
+    path = tmp_path / "g1.jsonl"
+    write_log(path, mixed_game(WORDS), seed="server-7", words=WORDS)
+    published = json.loads(path.read_text().splitlines()[0])["seed_hash"]
+    html = send_in(client, "ja", "g1.jsonl", path.read_bytes()).get_data(as_text=True)
+    assert f"<li>シード：sha256が公開されたハッシュ {published} と一致します</li>" in html
+    assert ("<li>ダイス：サーバーのシードと手番順のプレイヤーの言葉のsha256（p1 &#39;tolami&#39;、"
+            "p2 &#39;veruko&#39;）</li>") in html
+    assert "<li>最終得点：再現したゲームと一致します</li>" in html
+    assert "identical" not in html and "sha256 matches" not in html
+    english = send_in(client, "en", "g1.jsonl", path.read_bytes()).get_data(as_text=True)
+    assert f"<li>seed: sha256 matches the published hash {published}</li>" in english
+    assert "<li>final scores: identical to the replayed game&#39;s</li>" in english
+    write_log(path, mixed_game(WORDS), seed="server-7", words={**WORDS, "p2": "other"})
+    html = send_in(client, "ja", "g1.jsonl", path.read_bytes()).get_data(as_text=True)
+    assert "イベント#1（game_started、バージョン0のstart_gameコマンドによるもの）：" in html
