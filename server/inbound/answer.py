@@ -154,7 +154,7 @@ def run_sections(session, game: Game, seat: int, report, planned,
                                  translations=i18n.engine_catalog(language))
         if report.changed else [],
         "plan": planned if isinstance(planned, list) else [],
-        "plan_refused": planned if isinstance(planned, str) else "",
+        "plan_refused": i18n.say(planned, language) if isinstance(planned, str) else "",
         "explained": [line for line in explained[:-1]] if explained and not explained[-1]
         else explained,
     }

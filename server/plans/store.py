@@ -12,6 +12,7 @@ from sqlalchemy import bindparam, delete, select
 
 from engine.text import notation
 from engine.text.wording import clean
+from server.i18n import N_, Said
 from server.storage.db import sql
 from server.storage.models import Game, Plan, Seat, User
 from server.storage.prepared import Prepared
@@ -22,8 +23,8 @@ SOURCES = ("mail", "page", "api")
 
 
 class PlanRefused(ValueError):
-    """A plan that cannot be kept; the message says why and what to do. `status`: the HTTP
-    status the API answers with."""
+    """A plan that cannot be kept; the message (an i18n.Said) says why and what to do. `status`:
+    the HTTP status the API answers with."""
 
     def __init__(self, message: str, status: int = 422):
         super().__init__(message)
@@ -37,24 +38,30 @@ def plan_lines(lines: list[str], names=None) -> list[str]:
     kept = []
     for number, raw in enumerate(lines, start=1):
         if not isinstance(raw, str):
-            raise PlanRefused(f"line {number} is not text: a plan is a list of command lines")
+            raise PlanRefused(Said(N_("line {number} is not text: a plan is a list of command "
+                                      "lines"), number=number))
         text = clean(raw.split("#", 1)[0]).strip()
         if not text:
             continue
         if len(text) > LONGEST_LINE:
-            raise PlanRefused(f"line {number} is longer than {LONGEST_LINE} characters")
+            raise PlanRefused(Said(N_("line {number} is longer than {most} characters"),
+                                   number=number, most=LONGEST_LINE))
         for choice in notation.alternatives(text):
             word = notation.command_word(choice.split()[0])
             if word not in notation.WORDS:
                 guess = notation.meant(choice, names)
-                hint = (f"did you mean `{guess}`?" if guess else
-                        f"the commands are {', '.join(notation.WORDS)}")
-                raise PlanRefused(f'line {number}, "{text}", is not a command: {hint}')
+                hint = (Said(N_("did you mean `{guess}`?"), guess=guess) if guess else
+                        Said(N_("the commands are {commands}"),
+                             commands=", ".join(notation.WORDS)))
+                raise PlanRefused(Said(N_('line {number}, "{text}", is not a command: {hint}'),
+                                       number=number, text=text, hint=hint))
         kept.append(text)
     if not kept:
-        raise PlanRefused("a plan needs at least one command line (to drop a plan, delete it)")
+        raise PlanRefused(Said(N_("a plan needs at least one command line (to drop a plan, "
+                                  "delete it)")))
     if len(kept) > MOST_LINES:
-        raise PlanRefused(f"a plan has at most {MOST_LINES} lines, this one has {len(kept)}")
+        raise PlanRefused(Said(N_("a plan has at most {most} lines, this one has {count}"),
+                               most=MOST_LINES, count=len(kept)))
     return kept
 
 
@@ -74,11 +81,11 @@ def save(session, game: Game, seat: int, user_id: int, lines: list[str], now: da
     """Keep `lines` as the seat's plan (replacing any); PlanRefused when the game is not under
     way, when it is the seat's turn, or when a line is no command."""
     if game.status != "active":
-        raise PlanRefused(f"game {game.id} is not under way: a plan is for a game being played",
-                          409)
+        raise PlanRefused(Said(N_("game {game} is not under way: a plan is for a game being "
+                                  "played"), game=game.id), 409)
     if game.current_seat == seat:
-        raise PlanRefused("it is your turn now: play your commands instead of planning them",
-                          409)
+        raise PlanRefused(Said(N_("it is your turn now: play your commands instead of planning "
+                                  "them")), 409)
     kept = plan_lines(lines, seat_names(session, game.id))
     plan = session.get(Plan, (game.id, seat))
     if plan is None:

@@ -17,7 +17,7 @@ from marshmallow import ValidationError
 from sqlmodel import select
 
 import engine
-from server import clock
+from server import clock, i18n
 from server.api.users.schemas import UserCreateSchema
 from server.games import listing, lobby, service
 from server.http.errors import fail
@@ -36,6 +36,7 @@ from server.web import page_filters
 from server.web.commands import name_or_id
 from server.web.csrf import csrf
 from server.web.game_page import lobby_context, page_context, seat_names, stories
+from server.web.page_filters import page_lang
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                 static_url_path="/static/web")
@@ -371,7 +372,7 @@ def set_plan(game_id: str):
     except plans.PlanRefused as error:
         session.rollback()
         fail(error.status, _("%(refusal)s (your plan was not kept: go back to keep its text)",
-                             refusal=error.message))
+                             refusal=i18n.say(error.message, page_lang())))
     session.commit()
     return redirect(url_for("pages.game_page", game_id=game.id) + "#plan", 303)
 

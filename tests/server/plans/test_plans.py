@@ -171,3 +171,22 @@ def test_a_plan_is_dropped_by_mail(post, table, duel, app):
     assert dropped.status == "answered"
     assert "Your plan is dropped." in answer_to(post, duel.other.email)
     assert plan_row(app, duel.game_id, the_planners_seat(duel)) is None
+
+
+def test_a_plans_refusal_is_said_in_the_planners_language(post, table, duel, app):
+    """By mail and through the API (issue 30): the line that is no command, its guess."""
+    table._call("patch", "/users/me/preferences", duel.other, language="ja")
+    started = post.latest(duel.other.email, duel.game_id)
+    assert post.ingest(reply(started, f"{REVEALS}\nmvoe 2f\nend")).status == "stopped"
+    post.deliver()
+    answer = answer_to(post, duel.other.email)
+    assert ("あなたの手番ではありません。送られた行は予定として保存できませんでした：\n"
+            "    2行目「mvoe 2f」はコマンドではありません。`move 2f` のことですか？") in answer, answer
+    typo = table.client.put(f"/api/v1/games/{duel.game_id}/plan", json={"lines": ["dance"]},
+                            headers={"Authorization": f"Bearer {duel.other.token}"})
+    assert typo.status_code == 422
+    assert typo.json["message"] == (
+        "1行目「dance」はコマンドではありません。コマンドは reveal, move, relocate, choose, give, "
+        "discard-objective, mine, keep, reroll, modify, roll-market, buy, sell, play, restore, "
+        "end, remove, undo です")
+    assert plan_row(app, duel.game_id, the_planners_seat(duel)) is None
