@@ -142,7 +142,9 @@ def error_response(error: HTTPException):
             message = "invalid request: " + _describe_fields(field_errors)
     if not message:
         message = _default_message(error)
-    message = i18n.say(message, requester_language())
+    translated = isinstance(message, i18n.Said)
+    language = requester_language() if translated else i18n.DEFAULT
+    message = i18n.say(message, language)
     body = {
         "code": code,
         "status": http.HTTPStatus(code).phrase if code in http.HTTPStatus._value2member_map_ else error.name,
@@ -156,6 +158,9 @@ def error_response(error: HTTPException):
             response.headers[name] = value
     for name, value in (data.get("headers") or {}).items():
         response.headers[name] = value
+    response.headers["Content-Language"] = language
+    if translated:  # another caller's language gets another message: caches must tell apart
+        response.vary.add("Accept-Language")
     return response
 
 

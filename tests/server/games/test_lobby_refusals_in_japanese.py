@@ -21,6 +21,11 @@ def test_there_is_no_game_in_each_callers_language(client, ada, bob):
     assert body["details"] == {"game_id": "nosuchgm"}
     body = assert_error(client.get("/api/v1/games/nosuchgm", headers=bob.headers), 404)
     assert body["message"] == "there is no game 'nosuchgm' you can see"
+    # Said in a language the caller asked for: a cache must not answer another caller with it.
+    for player, language in ((ada, "ja"), (bob, "en")):
+        answer = client.get("/api/v1/games/nosuchgm", headers=player.headers)
+        assert answer.headers["Content-Language"] == language
+        assert "Accept-Language" in answer.headers["Vary"]
     # No choice made: the request's Accept-Language, as GET /rules reads it.
     body = assert_error(client.get("/api/v1/games/nosuchgm", headers={
         **bob.headers, "Accept-Language": "ja"}), 404)
