@@ -11,6 +11,7 @@ import re
 from functools import cache
 
 from engine.data import CASTLE_ROW, REGION_ROWS
+from engine.errors import Refusal
 
 ROWS = 9
 ROW_LENGTHS: dict[int, int] = {r: (6 if r % 2 else 7) for r in range(1, ROWS + 1)}
@@ -45,11 +46,14 @@ def parse_hex(name: str) -> tuple[int, int]:
         return coords
     match = _NAME.match(name) if isinstance(name, str) else None
     if not match:
-        raise HexNameError(f"{name!r} is not a hex name (expected a row 1-9 and a letter, like '3b')")
+        raise HexNameError(Refusal(
+            "{name!r} is not a hex name (expected a row 1-9 and a letter, like '3b')", name=name))
     row, index = int(match.group(1)), ord(match.group(2)) - ord("a")
     if index >= ROW_LENGTHS[row]:
         last = chr(ord("a") + ROW_LENGTHS[row] - 1)
-        raise HexNameError(f"hex {name} is off the board: row {row} runs from {row}a to {row}{last}")
+        raise HexNameError(Refusal("hex {name} is off the board: row {row} runs from {first} to {last}",
+                                   name=name, row=row, first=f"{row}a", last=f"{row}{last}"))
+
     return _coords(row, index)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 
 from engine.board import HexNameError, parse_hex
-from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES
-from engine.errors import InvalidCommand
+from engine.data import GEMS, ITEMS, OBJECTIVES, RELICS, TILES, display_name
+from engine.errors import InvalidCommand, Listed, Name, Refusal
 from engine.options import Options
 
 
@@ -176,36 +176,37 @@ COMMAND_TYPES: dict[str, type[Command]] = {
 
 def _hex(v: object, name: str) -> str:
     if not isinstance(v, str):
-        raise InvalidCommand(f"{name} must be a hex name like '3b', got {v!r}")
+        raise InvalidCommand("{name} must be a hex name like '3b', got {v!r}", name=name, v=v)
     try:
         parse_hex(v)
     except HexNameError as e:
-        raise InvalidCommand(str(e)) from None
+        raise InvalidCommand(e.args[0]) from None
     return v
 
 
 def _gem(v: object, name: str) -> str:
     if v not in GEMS:
-        raise InvalidCommand(f"{name} must be one of {', '.join(GEMS)}, got {v!r}")
+        raise InvalidCommand("{name} must be one of {gems}, got {v!r}", name=name,
+                             gems=Listed(map(Name, GEMS)), v=v)
     return v  # type: ignore[return-value]
 
 
 def _int(v: object, name: str) -> int:
     if type(v) is not int:
-        raise InvalidCommand(f"{name} must be a whole number, got {v!r}")
+        raise InvalidCommand("{name} must be a whole number, got {v!r}", name=name, v=v)
     return v
 
 
 def _seat(v: object, name: str) -> int:
     if type(v) is not int or v < 0:
-        raise InvalidCommand(f"{name} must be a seat number (0 or more), got {v!r}")
+        raise InvalidCommand("{name} must be a seat number (0 or more), got {v!r}", name=name, v=v)
     return v
 
 
-def _member(table: dict, what: str):
+def _member(table: dict, what: Refusal):
     def check(v: object, name: str) -> str:
         if not isinstance(v, str) or v not in table:
-            raise InvalidCommand(f"{name}: {v!r} is not a known {what}")
+            raise InvalidCommand("{name}: {v!r} is not a known {what}", name=name, v=v, what=what)
         return v
 
     return check
@@ -221,16 +222,17 @@ def _optional(check):
 def _list(check, lo: int, hi: int):
     def lst(v: object, name: str) -> tuple:
         if not isinstance(v, (list, tuple)) or not lo <= len(v) <= hi:
-            raise InvalidCommand(f"{name} must be a list of {lo} to {hi} values, got {v!r}")
+            raise InvalidCommand("{name} must be a list of {lo} to {hi} values, got {v!r}",
+                                 name=name, lo=lo, hi=hi, v=v)
         return tuple(check(x, name) for x in v)
 
     return lst
 
 
-_item = _member(ITEMS, "item")
-_relic = _member(RELICS, "relic")
-_objective = _member(OBJECTIVES, "objective")
-_tile = _member(TILES, "tile")
+_item = _member(ITEMS, Refusal("item"))
+_relic = _member(RELICS, Refusal("relic"))
+_objective = _member(OBJECTIVES, Refusal("objective"))
+_tile = _member(TILES, Refusal("tile"))
 
 # type -> {field: (parser, required)}
 _SPECS: dict[str, dict[str, tuple]] = {
@@ -270,53 +272,58 @@ def _die(v: object, name: str) -> str:
             return v
         if kind == "market" and rest in GEMS:
             return v
-    raise InvalidCommand(f"{name} must be 'roll:<index>' or 'market:<gem>', got {v!r}")
+    raise InvalidCommand("{name} must be 'roll:<index>' or 'market:<gem>', got {v!r}", name=name, v=v)
 
 
 def command_from_dict(d: object) -> Command:
     """Parse a command's JSON form; raises InvalidCommand quoting what was wrong."""
     if not isinstance(d, dict):
-        raise InvalidCommand(f"a command must be an object, got {d!r}")
+        raise InvalidCommand("a command must be an object, got {d!r}", d=d)
     kind = d.get("type")
     if kind not in COMMAND_TYPES:
-        raise InvalidCommand(f"unknown command type {kind!r}; known: {', '.join(COMMAND_TYPES)}")
+        raise InvalidCommand("unknown command type {kind!r}; known: {known}", kind=kind,
+                             known=Listed(COMMAND_TYPES))
     if kind == "start_game":
         extra = set(d) - {"type", "seat", "options", "player_ids", "rules_version"}
         if extra:
-            raise InvalidCommand(f"start_game does not take {sorted(extra)}")
+            raise InvalidCommand("start_game does not take {extra}", extra=sorted(extra))
         if d.get("seat") is not None:
-            raise InvalidCommand(f"start_game has no seat, got {d.get('seat')!r}")
+            raise InvalidCommand("start_game has no seat, got {seat!r}", seat=d.get("seat"))
         ids = d.get("player_ids")
         if not isinstance(ids, list) or not all(isinstance(i, str) and i for i in ids):
-            raise InvalidCommand(f"player_ids must be a list of non-empty strings, got {ids!r}")
+            raise InvalidCommand("player_ids must be a list of non-empty strings, got {ids!r}", ids=ids)
         version = d.get("rules_version")
         if version is not None and not isinstance(version, str):
-            raise InvalidCommand(f"rules_version must be a string such as \"2\", got {version!r}")
+            raise InvalidCommand("rules_version must be a string such as \"2\", got {version!r}",
+                                 version=version)
         return StartGame(None, Options.from_dict(d.get("options", {})), tuple(ids), version)
     seat = _seat(d.get("seat"), "seat")
     if kind == "play_item":
         item = _item(d.get("item"), "item")
         if item not in PLAY_ITEM_FIELDS:
-            raise InvalidCommand(f"{item} is played with modify_die, reroll or roll_market, not play_item")
+            raise InvalidCommand("{item} is played with modify_die, reroll or roll_market, not play_item",
+                                 item=Name(item, display_name(item)))
         wanted = PLAY_ITEM_FIELDS[item]
         extra = set(d) - {"type", "seat", "item", *wanted}
         if extra:
-            raise InvalidCommand(f"play_item {item} does not take {sorted(extra)}; it takes {list(wanted)}")
+            raise InvalidCommand("play_item {item} does not take {extra}; it takes {wanted}",
+                                 item=item, extra=sorted(extra), wanted=list(wanted))
         values = {}
         for f in wanted:
             if f not in d:
-                raise InvalidCommand(f"play_item {item} needs {f!r}")
+                raise InvalidCommand("play_item {item} needs {field!r}", item=item, field=f)
             values[f] = _PLAY_ITEM_PARSERS[f](d[f], f)
         return PlayItem(seat, item, **values)
     spec = _SPECS[kind]
     extra = set(d) - {"type", "seat", *spec}
     if extra:
-        raise InvalidCommand(f"{kind} does not take {sorted(extra)}")
+        raise InvalidCommand("{kind} does not take {extra}", kind=kind, extra=sorted(extra))
     values = {}
     for f, (parser, required) in spec.items():
         if f not in d:
             if required:
-                raise InvalidCommand(f"{kind} needs {f!r}")
+                raise InvalidCommand("{kind} needs {field!r}", kind=kind, field=f)
+
             continue
         if parser is str:
             values[f] = _die(d[f], f)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import InvalidCommand
+from engine.errors import InvalidCommand, Listed
 
 
 class UnsupportedRulesVersion(InvalidCommand):
@@ -56,6 +56,7 @@ def rules_for(version: str | None) -> Rules:
         return PROFILES[version]
     except (KeyError, TypeError):
         raise UnsupportedRulesVersion(
-            f"this server cannot play rules version {version!r}: it plays "
-            f"{', '.join(SUPPORTED_VERSIONS)} (new games get {RULES_VERSION})"
-        ) from None
+            "this server cannot play rules version {version!r}: it plays {supported} (new games "
+            "get {current})", version=version, supported=Listed(SUPPORTED_VERSIONS),
+            current=RULES_VERSION) from None
+

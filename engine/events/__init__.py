@@ -319,8 +319,10 @@ def event_to_dict(event: Event) -> dict:
 
 def event_from_dict(d: dict) -> Event:
     if not isinstance(d, dict) or d.get("type") not in EVENT_TYPES:
-        raise InvalidCommand(f"unknown event {d!r:.80}")
+        raise InvalidCommand("unknown event {event!r:.80}", event=d)
     if d.get("v") != SCHEMA_VERSION:
-        raise InvalidCommand(f"event {d['type']} has schema version {d.get('v')!r}, expected {SCHEMA_VERSION}")
+        raise InvalidCommand("event {type} has schema version {v!r}, expected {expected}",
+                             type=d["type"], v=d.get("v"), expected=SCHEMA_VERSION)
+
     cls = EVENT_TYPES[d["type"]]
     return cls(**{name: d[name] for name in FIELD_NAMES[cls] if name in d})

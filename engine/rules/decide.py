@@ -27,7 +27,7 @@ from engine.commands import (
     StartGame,
     Undo,
 )
-from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn
+from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, Refusal
 from engine.events import Event
 from engine.rules import actions, turn
 from engine.rules.acc import Acc
@@ -58,7 +58,13 @@ _PENDING_HANDLERS = {
 }
 # Commands that act on a pending roll without resolving it (RULINGS §4, "Pending dice"); from
 # rules version 2 buying and selling leave it pending too (R26).
+_NOTHING_TO = {
+    "choose_gem": Refusal("there is nothing to choose gem now"),
+    "give_gem": Refusal("there is nothing to give gem now"),
+    "discard_objective": Refusal("there is nothing to discard objective now"),
+}
 _ON_ROLL = (ModifyDie, Reroll, RollMarket)
+
 _TRADES = (Buy, Sell)
 
 
@@ -73,24 +79,27 @@ def decide(state: State | None, command: Command, rng: random.Random) -> list[Ev
         raise GameOver("the game is over")
     t = state.turn
     if command.seat is None or not 0 <= command.seat < len(state.players):
-        raise InvalidCommand(f"seat {command.seat!r} is not at this table (seats 0 to {len(state.players) - 1})")
+        raise InvalidCommand("seat {seat!r} is not at this table (seats 0 to {last})",
+                             seat=command.seat, last=len(state.players) - 1)
     if command.seat != t.seat:
-        raise NotYourTurn(f"it is seat {t.seat}'s turn, not seat {command.seat}'s")
+        raise NotYourTurn("it is seat {turn}'s turn, not seat {seat}'s", turn=t.seat, seat=command.seat)
     if isinstance(command, Undo):  # before the pending decisions: a step that led to one may go
         return undo(state, command.seat)
     acc = Acc(state)
     if t.kind == "rhom":
         if not isinstance(command, RhomTurn):
-            raise IllegalCommand(f"the Rhom plays only rhom_turn, not {command.type}")
+            raise IllegalCommand("the Rhom plays only rhom_turn, not {type}", type=command.type)
         rhom_turn(acc, rng)
         return acc.events
     if t.kind == "removal":
         if not isinstance(command, RemoveTile):
-            raise IllegalCommand(f"you have finished: on your turn you remove a tile (remove_tile), not {command.type}")
+            raise IllegalCommand(
+                "you have finished: on your turn you remove a tile (remove_tile), not {type}",
+                type=command.type)
         turn.remove_tile(acc, command, rng)
         return acc.events
     if isinstance(command, (RemoveTile, RhomTurn)):
-        raise IllegalCommand(f"{command.type} is not part of your turn")
+        raise IllegalCommand("{type} is not part of your turn", type=command.type)
     pend = pending(state)
     kind = pend["kind"] if pend else None
     if kind in _PENDING_HANDLERS:
@@ -101,7 +110,7 @@ def decide(state: State | None, command: Command, rng: random.Random) -> list[Ev
         return acc.events
     for cls, _ in _PENDING_HANDLERS.values():
         if isinstance(command, cls):
-            raise IllegalCommand(f"there is nothing to {command.type.replace('_', ' ')} now")
+            raise IllegalCommand(_NOTHING_TO[command.type])
     if isinstance(command, KeepRoll):
         actions.keep_roll(acc, command, rng)
         return acc.events

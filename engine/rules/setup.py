@@ -32,9 +32,11 @@ def start_game(command: StartGame, rng: random.Random) -> list[ev.Event]:
     options = command.options
     ids = list(command.player_ids)
     if len(ids) != options.players:
-        raise InvalidCommand(f"{options.players} player(s) need {options.players} player_ids, got {len(ids)}: {ids}")
+        raise InvalidCommand("{players} player(s) need {players} player_ids, got {count}: {ids}",
+                             players=options.players, count=len(ids), ids=ids)
     if len(set(ids)) != len(ids) or "rhom" in ids:
-        raise InvalidCommand(f"player_ids must be distinct and not 'rhom', got {ids}")
+        raise InvalidCommand("player_ids must be distinct and not 'rhom', got {ids}", ids=ids)
+
     rules = rules_for(command.rules_version)
     participants = options.participants
     small = participants <= 2

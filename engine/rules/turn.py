@@ -16,8 +16,8 @@ from engine.commands import (
     RemoveTile,
     Reveal,
 )
-from engine.data import CASTLE_ROW, IRIDIA_STONE_POINTS, TILES
-from engine.errors import IllegalCommand
+from engine.data import CASTLE_ROW, IRIDIA_STONE_POINTS, TILES, display_name
+from engine.errors import IllegalCommand, Listed, Name, Refusal
 from engine.rules.acc import Acc
 from engine.rules.queries import (
     has_room,
@@ -36,7 +36,7 @@ from engine.state import State
 
 def _where(state: State, seat: int) -> str:
     pos = state.players[seat].position
-    return f"your explorer at {pos}" if pos else "the airship (row 1 only)"
+    return Refusal("your explorer at {hex}", hex=pos) if pos else Refusal("the airship (row 1 only)")
 
 
 def reveal(acc: Acc, c: Reveal, rng: random.Random) -> None:
@@ -47,23 +47,24 @@ def reveal(acc: Acc, c: Reveal, rng: random.Random) -> None:
     if t.phase != "reveal":
         raise IllegalCommand("you have already revealed tiles this turn; now move your explorer")
     if len(set(c.hexes)) != len(c.hexes):
-        raise IllegalCommand(f"you named hex {c.hexes[0]} twice")
+        raise IllegalCommand("you named hex {hex} twice", hex=c.hexes[0])
     allowed = revealable(s, c.seat)
     for h in c.hexes:
         if h not in allowed:
-            raise IllegalCommand(f"hex {h} cannot be revealed: {_reveal_reason(s, c.seat, h)}")
+            raise IllegalCommand("hex {hex} cannot be revealed: {why}", hex=h,
+                                 why=_reveal_reason(s, c.seat, h))
     hexes = tuple(sorted(c.hexes, key=board_order)) if s.rules.reveal_in_board_order else c.hexes
     acc.emit(ev.TilesRevealed(c.seat, hexes, tuple(s.board[h] for h in hexes)))
 
 
 def _reveal_reason(s: State, seat: int, h: str) -> str:
     if h not in s.board:
-        return "it holds no tile"
+        return Refusal("it holds no tile")
     if h in s.revealed:
-        return "it is already revealed"
+        return Refusal("it is already revealed")
     if h in s.barricades:
-        return "it is barricaded"
-    return f"it is not ahead of or beside {_where(s, seat)}"
+        return Refusal("it is barricaded")
+    return Refusal("it is not ahead of or beside {where}", where=_where(s, seat))
 
 
 def move(acc: Acc, c: Move, rng: random.Random) -> None:
@@ -72,14 +73,14 @@ def move(acc: Acc, c: Move, rng: random.Random) -> None:
         raise IllegalCommand("you have already moved this turn")
     if c.hex not in reachable(s, c.seat):
         if c.hex in s.board and c.hex not in s.revealed:
-            why = "it is face down; reveal it first"
+            why = Refusal("it is face down; reveal it first")
         elif c.hex not in s.board:
-            why = "it holds no tile"
+            why = Refusal("it holds no tile")
         elif c.hex in s.barricades:
-            why = "it is barricaded"
+            why = Refusal("it is barricaded")
         else:
-            why = f"it is not ahead of or beside {_where(s, c.seat)}"
-        raise IllegalCommand(f"you cannot move to hex {c.hex}: {why}")
+            why = Refusal("it is not ahead of or beside {where}", where=_where(s, c.seat))
+        raise IllegalCommand("you cannot move to hex {hex}: {why}", hex=c.hex, why=why)
     enter_tile(acc, c.seat, c.hex, "move")
 
 
@@ -114,19 +115,21 @@ def relocate(acc: Acc, c: Relocate, rng: random.Random) -> None:
     if t.phase not in ("reveal", "move"):
         raise IllegalCommand("you have already moved this turn")
     if reachable(s, c.seat):
-        raise IllegalCommand(f"you can move onto {', '.join(reachable(s, c.seat))}; relocate only when no revealed tile is in reach")
+        raise IllegalCommand("you can move onto {hexes}; relocate only when no revealed tile is in reach",
+                             hexes=Listed(reachable(s, c.seat)))
     if t.phase == "reveal" and revealable(s, c.seat):
-        raise IllegalCommand(f"reveal first: you can still reveal {', '.join(revealable(s, c.seat))}")
+        raise IllegalCommand("reveal first: you can still reveal {hexes}", hexes=Listed(revealable(s, c.seat)))
     targets = relocation_targets(s, c.seat)
     if c.hex not in targets:
         raise IllegalCommand(
-            f"you cannot relocate to hex {c.hex}: the nearest empty hexes not behind {_where(s, c.seat)} are {', '.join(targets) or 'none'}"
-        )
+            "you cannot relocate to hex {hex}: the nearest empty hexes not behind {where} are {targets}",
+            hex=c.hex, where=_where(s, c.seat), targets=Listed(targets) if targets else Refusal("none"))
     tiles = s.players[c.seat].tiles
     if tiles and c.discard_tile is None:
-        raise IllegalCommand(f"relocating costs a tile from your victory pile: name one of {', '.join(tiles)}")
+        raise IllegalCommand("relocating costs a tile from your victory pile: name one of {tiles}",
+                             tiles=Listed(_tile(t) for t in tiles))
     if c.discard_tile is not None and c.discard_tile not in tiles:
-        raise IllegalCommand(f"tile {c.discard_tile} is not in your victory pile")
+        raise IllegalCommand("tile {tile} is not in your victory pile", tile=_tile(c.discard_tile))
     if c.discard_tile is not None:
         acc.emit(ev.TileDiscarded(c.seat, c.discard_tile))
     acc.emit(ev.ExplorerMoved(c.seat, c.hex, "relocate"))
@@ -140,15 +143,16 @@ def choose_gem(acc: Acc, c: ChooseGem, rng: random.Random) -> None:
 def give_gem(acc: Acc, c: GiveGem, rng: random.Random) -> None:
     s = acc.state
     if s.players[c.seat].hold[c.gem] < 1:
-        raise IllegalCommand(f"you have no {c.gem} to give")
+        raise IllegalCommand("you have no {gem} to give", gem=Name(c.gem))
     others = [p.seat for p in s.players if p.seat != c.seat and has_room(s, p.seat)]
     if c.to is None:
         if others:
-            raise IllegalCommand(f"seat(s) {', '.join(map(str, others))} have room: give the gem to one of them")
+            raise IllegalCommand("seat(s) {seats} have room: give the gem to one of them",
+                                 seats=Listed(others))
     elif c.to == c.seat or c.to >= len(s.players):
-        raise IllegalCommand(f"give the gem to another seat, not {c.to}")
+        raise IllegalCommand("give the gem to another seat, not {seat}", seat=c.to)
     elif c.to not in others:
-        raise IllegalCommand(f"seat {c.to} has no room for another gem")
+        raise IllegalCommand("seat {seat} has no room for another gem", seat=c.to)
     acc.emit(ev.GemGiven(c.seat, c.gem, c.to))
     to = acc.state.players[c.to] if c.to is not None else None
     if to is not None and to.kind == "rhom" and s.rules.rhom_restores_when_given:
@@ -157,7 +161,8 @@ def give_gem(acc: Acc, c: GiveGem, rng: random.Random) -> None:
 
 def discard_objective(acc: Acc, c: DiscardObjective, rng: random.Random) -> None:
     if c.objective not in acc.state.players[c.seat].objectives:
-        raise IllegalCommand(f"{c.objective} is not one of your objectives")
+        raise IllegalCommand("{objective} is not one of your objectives",
+                             objective=Name(c.objective, display_name(c.objective)))
     acc.emit(ev.ObjectiveDiscarded(c.seat, c.objective))
 
 
@@ -184,8 +189,8 @@ def end_turn(acc: Acc, c: EndTurn, rng: random.Random) -> None:
 def remove_tile(acc: Acc, c: RemoveTile, rng: random.Random) -> None:
     s = acc.state
     if c.hex not in removable_hexes(s):
-        why = "the Castle row stays" if row_of(c.hex) == CASTLE_ROW else "it holds no tile"
-        raise IllegalCommand(f"you cannot remove hex {c.hex}: {why}")
+        why = Refusal("the Castle row stays") if row_of(c.hex) == CASTLE_ROW else Refusal("it holds no tile")
+        raise IllegalCommand("you cannot remove hex {hex}: {why}", hex=c.hex, why=why)
     acc.emit(ev.TileRemoved(c.seat, c.hex, s.board[c.hex]))
     next_turn(acc, rng)
 
@@ -194,12 +199,21 @@ def require_no_pending(state: State, allowed: str | None = None) -> None:
     pend = pending(state)
     if pend is None or pend["kind"] == allowed:
         return
-    raise IllegalCommand(PENDING_MESSAGES[pend["kind"]].format(**pend))
+    if pend["kind"] == "give_gem":
+        raise IllegalCommand("your hold is over 7: first give away {count} gem(s) (give_gem)",
+                             count=pend["count"])
+    raise IllegalCommand(PENDING_MESSAGES[pend["kind"]])
 
 
 PENDING_MESSAGES = {
-    "choose_gem": "first choose the gem of the rainbow tile you stand on (choose_gem)",
-    "give_gem": "your hold is over 7: first give away {count} gem(s) (give_gem)",
-    "discard_objective": "you have entered the Forest: first discard one of your two objectives (discard_objective)",
-    "roll": "first keep or change your pending roll (keep_roll)",
+    "choose_gem": Refusal("first choose the gem of the rainbow tile you stand on (choose_gem)"),
+    "discard_objective": Refusal(
+        "you have entered the Forest: first discard one of your two objectives (discard_objective)"),
+    "roll": Refusal("first keep or change your pending roll (keep_roll)"),
 }
+
+
+def _tile(tile_id: str) -> Name:
+    """A tile as the refusal quotes it: its id in English, its printed name in a translation."""
+    return Name(tile_id, display_name(tile_id))
+

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from engine import events as ev
 from engine.data import GEMS
-from engine.errors import IllegalCommand
+from engine.errors import IllegalCommand, Name, Refusal
 from engine.state import State
 
 # Events that neither reveal anything nor draw chance nor touch another player's holdings.
@@ -51,30 +51,33 @@ def _sealed_by(e: ev.Event, seat: int) -> str | None:
     cls = e.__class__
     if cls in _REVERSIBLE:
         if cls is ev.GemGiven and e.to is not None:
-            return f"the {_gem(e.gem)} you gave to seat {e.to}"
+            return Refusal("the {gem} you gave to seat {seat}", gem=_gem(e.gem), seat=e.to)
         if cls is ev.RelicReserved and e.source != "row":
-            return "your search of the relic deck"
+            return Refusal("your search of the relic deck")
         return None
     if cls is ev.TilesRevealed:
-        return f"your reveal of {' and '.join(e.hexes)}"
+        if len(e.hexes) == 2:
+            return Refusal("your reveal of {first} and {second}", first=e.hexes[0], second=e.hexes[1])
+        return Refusal("your reveal of {hexes}", hexes=" and ".join(e.hexes))
     if cls is ev.DiceRolled:
-        return "your Wishing Well roll" if e.kind == "wishing_well" else "your mining roll"
+        return Refusal("your Wishing Well roll") if e.kind == "wishing_well" else Refusal("your mining roll")
     if cls is ev.DiceRerolled:
-        return "your reroll"
+        return Refusal("your reroll")
     if cls is ev.MarketDiceRolled:
-        return "your roll of the market dice"
+        return Refusal("your roll of the market dice")
     if cls in (ev.ItemDrawn, ev.MarketRefreshed, ev.ItemDeckReshuffled):
-        return "the item card drawn for the market"
+        return Refusal("the item card drawn for the market")
     if cls in (ev.RelicDrawn, ev.RelicDeckShuffled):
         # Only a search of the deck (the Regal Reference Book) shuffles it (R25).
-        return "the relic drawn for the row" if cls is ev.RelicDrawn else "your search of the relic deck"
+        return Refusal("the relic drawn for the row") if cls is ev.RelicDrawn else Refusal(
+            "your search of the relic deck")
     if cls is ev.RoyaltyTokenTaken:
-        return "the royalty token you took"
-    return "the last step that drew chance"
+        return Refusal("the royalty token you took")
+    return Refusal("the last step that drew chance")
 
 
-def _gem(gem: str) -> str:
-    return gem if gem in GEMS else "gem"
+def _gem(gem: str) -> Name | Refusal:
+    return Name(gem) if gem in GEMS else Refusal("gem")
 
 
 # Reversible whatever their fields say: the common case, decided by the class alone.
@@ -125,17 +128,19 @@ def _own_turn(before: State, after: State):
     return after, after.turn
 
 
-def undo_refusal(state: State, seat: int) -> str | None:
+def undo_refusal(state: State, seat: int) -> Refusal | None:
     """Why `seat` may not undo now (None: it may). The turn and seat checks are decide's."""
     t = state.turn
     if t.kind != "turn":
-        return f"undo takes back steps of your own turn, and this is a {t.kind} turn"
+        return Refusal("undo takes back steps of your own turn, and this is a {kind} turn",
+                       kind=Refusal("removal") if t.kind == "removal" else t.kind)
     if t.undo_base is not None:
         return None
     if t.undo_sealed_by is None:
-        return "nothing to take back: you have not played a step this turn"
-    return (f"nothing to take back since {t.undo_sealed_by}: a step that revealed something or "
-            "drew chance cannot be taken back")
+        return Refusal("nothing to take back: you have not played a step this turn")
+    return Refusal("nothing to take back since {step}: a step that revealed something or drew "
+                   "chance cannot be taken back", step=t.undo_sealed_by)
+
 
 
 def undo(state: State, seat: int) -> list[ev.Event]:

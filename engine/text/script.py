@@ -165,12 +165,14 @@ def _did_you_mean(text: str, names) -> str:
 
 
 def refusal(state, command: Command) -> str | None:
-    """Why the engine would refuse `command` now, None when it is legal. (Dice rolled here are
-    thrown away: the command is decided again, with the game's own generator, when applied.)"""
+    """Why the engine would refuse `command` now, None when it is legal: the error's English,
+    which its `translated(catalog)` writes in the reader's language (engine/errors.py). (Dice
+    rolled here are thrown away: the command is decided again, with the game's own generator,
+    when applied.)"""
     try:
         engine.decide(state, command, random.Random(0))
     except engine.RuleError as error:
-        return str(error)
+        return error.refusal
     return None
 
 
