@@ -50,9 +50,9 @@ def parse_hex(name: str) -> tuple[int, int]:
             "{name!r} is not a hex name (expected a row 1-9 and a letter, like '3b')", name=name))
     row, index = int(match.group(1)), ord(match.group(2)) - ord("a")
     if index >= ROW_LENGTHS[row]:
-        last = chr(ord("a") + ROW_LENGTHS[row] - 1)
+        first, last = f"{row}a", f"{row}{chr(ord('a') + ROW_LENGTHS[row] - 1)}"
         raise HexNameError(Refusal("hex {name} is off the board: row {row} runs from {first} to {last}",
-                                   name=name, row=row, first=f"{row}a", last=f"{row}{last}"))
+                                   name=name, row=row, first=first, last=last))
 
     return _coords(row, index)
 
