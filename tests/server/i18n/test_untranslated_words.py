@@ -4,7 +4,9 @@ which checks every message marked for them has its Japanese:
 - the mail templates (server/notifications/templates/email) have no word outside `_()`/`_h()`;
 - the command line's messages (client/): every message passed to click.echo, ClickException,
   UsageError or BadParameter is a `_()` lookup, not a bare English literal (the --help texts
-  are extracted by client/help_messages.py and checked in tests/client/test_help_text.py)."""
+  are extracted by client/help_messages.py and checked in tests/client/test_help_text.py);
+- the engine's refusals (engine/): every rule error and `Refusal` is given a literal template
+  (its values apart, engine/errors.py), and each template has its Japanese in engine.po."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[3]
 EMAIL = ROOT / "server/notifications/templates/email"
@@ -61,3 +64,45 @@ def _bare_messages(path: Path) -> list[str]:
 def test_every_message_of_the_command_line_is_looked_up_in_its_catalog():
     bare = [m for path in sorted((ROOT / "client").rglob("*.py")) for m in _bare_messages(path)]
     assert bare == [], "wrap them in client.i18n._:\n" + "\n".join(bare)
+
+
+# What makes a refusal (engine/errors.py, engine/versions.py, engine/board.py): Babel extracts
+# the first argument of each (babel-engine.cfg).
+REFUSALS = {"RuleError", "InvalidCommand", "IllegalCommand", "NotYourTurn", "GameOver",
+            "UnsupportedRulesVersion", "Refusal", "HexNameError"}
+ENGINE_PO = ROOT / "engine/translations/ja/LC_MESSAGES/engine.po"
+
+
+def _refusals(path: Path) -> tuple[list[str], list[str]]:
+    """The templates of the refusals made in `path`, and where one is made of anything else than a
+    literal template (an f-string, a concatenation, a .format()): no catalog could hold it."""
+    templates, unmarked = [], []
+    for node in ast.walk(ast.parse(path.read_text())):
+        name = getattr(getattr(node, "func", None), "id", None)
+        if not (isinstance(node, ast.Call) and name in REFUSALS and node.args):
+            continue
+        arg = node.args[0]
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            templates.append(arg.value)
+        elif isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript)) or (
+                isinstance(arg, ast.Call) and getattr(arg.func, "id", None) in REFUSALS):
+            continue  # a Refusal made where it is written (a reason, a table of refusals)
+        else:
+            unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return templates, unmarked
+
+
+def test_every_refusal_of_the_engine_is_a_template_with_its_japanese():
+    templates, unmarked = [], []
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        found, bad = _refusals(path)
+        templates += found
+        unmarked += bad
+    assert len(templates) > 100
+    assert unmarked == [], ("write the refusal as a literal template and its values, "
+                            "IllegalCommand(\"... {hex} ...\", hex=h):\n" + "\n".join(unmarked))
+    with open(ENGINE_PO, "rb") as po:
+        japanese = read_po(po)
+    untranslated = sorted({t for t in templates if not (japanese.get(t) and japanese.get(t).string)})
+    assert untranslated == [], "run `make translations` and translate in engine.po:\n" + "\n".join(
+        untranslated)
