@@ -67,6 +67,7 @@ _CALLER = Prepared(select(_USERS.c.id, _USERS.c.disabled_at)
 _SORTS = Prepared(select(_USERS.c.tile_sort, _USERS.c.relic_sort)
                   .where(_USERS.c.token_hash == bindparam("token_hash")))
 _GAME = Prepared(select(*_GAMES.columns).where(_GAMES.c.id == bindparam("game_id")))
+_LANGUAGE = Prepared(select(_USERS.c.language).where(_USERS.c.id == bindparam("user_id")))
 _STORED_ANSWER = Prepared(select(
     _IDEMPOTENCY.c.request_hash, _IDEMPOTENCY.c.status_code, _IDEMPOTENCY.c.response
 ).where(_IDEMPOTENCY.c.user_id == bindparam("user_id"), _IDEMPOTENCY.c.key == bindparam("key")))
@@ -137,6 +138,12 @@ def caller_and_game(connection: Connection, game_id: str) -> Caller:
     member = row.caller_seat_id is not None
     require_visible(game_id, game, member=member)
     return Caller(row.caller_id, game, row.caller_seat, member)
+
+
+def chosen_language(connection: Connection, user_id: int) -> str | None:
+    """The language the user chose for their pages, mails and answers (None: not chosen)."""
+    row = _LANGUAGE.first(connection, {"user_id": user_id})
+    return row.language if row is not None else None
 
 
 def caller(connection: Connection) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import http
 import json
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import marshmallow as ma
@@ -164,14 +165,17 @@ def error_response(error: HTTPException):
     return response
 
 
-def requester_language() -> str:
+def requester_language(chosen: Callable[[], str | None] | None = None) -> str:
     """The language an API answer is written in: the one the calling player chose, else what
     the request's Accept-Language asks for (as GET /rules does), else English. A message the
-    core wrote once (an `i18n.Said`) is said in it; the others stay English."""
+    core wrote once (an `i18n.Said`, the engine's refusal) is said in it; the others stay
+    English. `chosen` reads the player's choice where no User was loaded (the command post
+    reads plain rows)."""
     if not has_request_context():
         return i18n.DEFAULT
-    chosen = i18n.language_of(g.get("current_user"))
-    return i18n.normal(chosen) if chosen else i18n.best_match(
+    user = g.get("current_user")
+    choice = i18n.language_of(user) if user is not None or chosen is None else chosen()
+    return i18n.normal(choice) if choice else i18n.best_match(
         request.headers.get("Accept-Language"))
 
 

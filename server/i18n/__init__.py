@@ -16,6 +16,8 @@ compiled from the .po and that no message lacks its Japanese).
   sign-in link refused...) that reads as its English wherever it is a string (the mail log,
   the server's own tests of it) and is said again in each reader's language where it is shown:
   the API's error body, the error page, the answer to a mail (`say(text, lang)`).
+- `refusal(error, lang)`: a rule's refusal (the engine's RuleError or Refusal) in `lang`; `say`
+  and `translate` say an engine Refusal as they say a Said.
 """
 
 from __future__ import annotations
@@ -113,6 +115,8 @@ def translate(language: str | None, message: str, **values) -> str:
     `language`, and so is each value that is one."""
     if isinstance(message, Said):
         return message.said_in(language)
+    if isinstance(message, engine.Refusal):
+        return refusal(message, language)
     translated = catalog(language).gettext(message)
     if not values:
         return translated
@@ -147,8 +151,19 @@ def _said(message: str, values: dict) -> Said:
 
 
 def say(text, language: str | None):  # noqa: ANN001, ANN201
-    """`text` in `language` when it is a `Said`; any other value as it is."""
+    """`text` in `language` when it is a `Said` or the engine's refusal; any other value as
+    it is."""
+    if isinstance(text, (engine.Refusal, engine.RuleError)):
+        return refusal(text, language)
     return text.said_in(language) if isinstance(text, Said) else text
+
+
+def refusal(error: engine.RuleError | engine.Refusal, language: str | None) -> str:
+    """A rule's refusal in `language`: the engine's catalog fills its template (names in the
+    reader's words, hexes and numbers as they are); in English, the engine's own text."""
+    if normal(language) == DEFAULT:
+        return str(error)
+    return error.translated(engine_catalog(language))
 
 
 def header_language(content_language: str | None, accept_language: str | None) -> str | None:

@@ -4,14 +4,16 @@ never seat numbers)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy.engine import Connection
 
 import engine
 from engine.text import notation
+from server import i18n
 from server.games.rows import GameRow
-from server.http.errors import fail
+from server.http.errors import fail, requester_language
 from server.plans.store import seat_names
 
 
@@ -27,9 +29,11 @@ def from_notation(line: str, seat: int | None, state: Any) -> dict:
         fail(422, str(error), notation=line)
 
 
-def checked(connection: Connection, game: GameRow, seat: int, command: dict) -> tuple[dict, Any]:
+def checked(connection: Connection, game: GameRow, seat: int, command: dict,
+            language: Callable[[], str] = requester_language) -> tuple[dict, Any]:
     """The command with the caller's seat filled in, and the engine's command; 422 for one that
-    is no command, 403 for one that names another player's seat."""
+    is no command (the engine's reason in `language()`), 403 for one that names another
+    player's seat."""
     command = dict(command)
     if command.get("type") == "start_game":
         fail(422, "start_game is not played as a command: POST /games/{id}/start")
@@ -47,6 +51,6 @@ def checked(connection: Connection, game: GameRow, seat: int, command: dict) -> 
     try:
         return command, engine.command_from_dict(command)
     except engine.RuleError as error:
-        fail(422, str(error), command=command)
+        fail(422, i18n.refusal(error, language()), command=command)
     except (KeyError, TypeError, ValueError) as error:
         fail(422, f"this is not a valid command: {error}", command=command)

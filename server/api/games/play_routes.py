@@ -41,7 +41,7 @@ from server.games.rows import GameRow
 from server.games.views import VIEWS
 from server.http.auth import SECURITY_OPTIONAL, SECURITY_REQUIRED
 from server.http.caching import ETAG_HEADER, IF_NONE_MATCH, ConditionalHeadersSchema, conditional
-from server.http.errors import fail
+from server.http.errors import fail, requester_language
 from server.http.parsing import Blueprint
 from server.i18n import N_, Said
 from server.messages import service as messages
@@ -216,7 +216,7 @@ class Commands(MethodView):
                 command = data.get("command")
                 if command is None:
                     command = command_input.from_notation(data["notation"], caller.seat, state)
-                applied = _apply(connection, game, caller.seat, actor(caller.user_id),
+                applied = _apply(connection, game, caller.seat, caller.user_id,
                                  command, expected, state, now)
                 if key is not None:
                     result = _answer(game, applied, caller.seat, command, now)
@@ -257,16 +257,20 @@ def _request_hash(game_id: str, data: dict) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
-def _apply(connection, game: GameRow, seat: int, actor: str, command: dict,  # noqa: ANN001
+def _apply(connection, game: GameRow, seat: int, user_id: int, command: dict,  # noqa: ANN001
            expected: int, state: Any, now: datetime) -> service.Applied:
-    command, parsed = command_input.checked(connection, game, seat, command)
+    """The command applied; a rule's refusal in the caller's language (requester_language)."""
+    def language() -> str:
+        return requester_language(lambda: posting.chosen_language(connection, user_id))
+
+    command, parsed = command_input.checked(connection, game, seat, command, language)
     try:
-        applied = service.apply_command(connection, game, parsed, actor, now,
+        applied = service.apply_command(connection, game, parsed, actor(user_id), now,
                                         state_before=state)
     except engine.GameOver as error:
-        fail(409, str(error), current_version=expected)
+        fail(409, i18n.refusal(error, language()), current_version=expected)
     except engine.RuleError as error:
-        fail(422, str(error), command=command)
+        fail(422, i18n.refusal(error, language()), command=command)
     return applied
 
 

@@ -34,4 +34,4 @@ class Cards(MethodView):
             return catalogue(query.get("rules_version"), i18n.engine_catalog(language)), {
                 "Vary": "Accept-Language", "Content-Language": language}
         except engine.UnsupportedRulesVersion as error:
-            fail(422, str(error), rules_version=query.get("rules_version"))
+            fail(422, i18n.refusal(error, language), rules_version=query.get("rules_version"))
