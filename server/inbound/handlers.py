@@ -164,8 +164,7 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
             skipped_before=[line.text for line in before],
             applied=report.played,
             refused=answer._quoted(report.refused, language) if report.refused else "",
-            reason=i18n.translate(language, report.reason, **report.reason_values)
-            if report.reason else "",
+            reason=report.reason_in(language),
             not_run=[line.text for line in report.not_run],
             skipped_after=[line.text for line in after],
             happened=answer.describe_events(session, game, report.events, seat.seat, language)
@@ -177,7 +176,7 @@ def _play(app, db, record_id, letter, user: User, token, now: datetime):
         status = ("planned" if planned and not isinstance(planned, str)
                   else "stopped" if report.refused or isinstance(planned, str)
                   else "applied" if report.applied else "said" if said else "answered")
-        english = (report.reason or "").format(**report.reason_values)
+        english = report.reason_in(i18n.DEFAULT)
         detail = (f"line {report.refused.number} {report.refused.text!r}: {english}"
                   if report.refused else f"plan not kept: {planned}" if isinstance(planned, str)
                   else f"plan of {len(planned)} line(s) kept" if planned

@@ -42,8 +42,19 @@ class PlayReport:
     played: list[str] = field(default_factory=list)  # each command as the player reads it
     events: list[dict] = field(default_factory=list)  # the applied commands' event rows
     refused: Line | None = None
-    reason: str | None = None  # English, a message marked with N_ when it is ours
+    # English: a message marked with N_ when it is ours, the engine's Refusal when a rule's
+    reason: str | None = None
     reason_values: dict = field(default_factory=dict)  # the fields of `reason`
+
+    def reason_in(self, language: str | None) -> str:
+        """Why the run stopped, in `language` (English: as the mail log records it)."""
+        if not self.reason:
+            return ""
+        if isinstance(self.reason, engine.Refusal):
+            return i18n.refusal(self.reason, language)
+        values = {key: i18n.refusal(value, language) if isinstance(value, engine.Refusal)
+                  else value for key, value in self.reason_values.items()}
+        return i18n.translate(language, self.reason, **values)
     not_run: list[Line] = field(default_factory=list)
     unused: list[Line] = field(default_factory=list)  # interruption answers never asked for
     words: list[str] = field(default_factory=list)  # the mail words met (show, help, ...)
@@ -126,7 +137,7 @@ def run_lines(db, user_id: int, game_id: str, seat: int, expected: int, message_
                 applied = service.apply_command(session, game, step.command, f"user:{user_id}",
                                                 now, state_before=state)
             except engine.RuleError as error:
-                report.refused, report.reason = line, str(error)
+                report.refused, report.reason = line, error.refusal
                 break
             except service.StaleVersion:
                 report.refused, report.reason = line, LANDED_FIRST
@@ -201,7 +212,9 @@ def _still_applies(session, game: Game, script: Script, report: PlayReport) -> b
         "the game has moved on since the email you replied to, and your lines no longer all "
         "apply{why}: nothing was played. What changed since is told below; look at the board "
         "and send your commands again, replying to this email")
-    report.reason_values = {"why": f" ({trial.stop.reason})" if trial.stop else ""}
+    # The refusal in parentheses, in the reader's words (a wrapper with no word to translate).
+    report.reason_values = {"why": engine.Refusal(" ({reason})", reason=trial.stop.reason)
+                            if trial.stop else ""}
     return False
 
 

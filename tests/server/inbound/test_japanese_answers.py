@@ -111,3 +111,23 @@ def test_a_message_too_long_is_refused_in_japanese(post, table, duel):
     text = flat(answer_to(post, duel.player.email))
     assert "1行目「" in text and "」は投稿されませんでした：メッセージは1,000文字までです（このメッセージは1,001文字）" in text, text
     assert "Not posted" not in text and "at most" not in text
+
+
+def test_a_line_the_rules_refuse_is_refused_in_japanese(post, table, duel):
+    _choose(table, duel.player, language="ja")
+    assert post.ingest(reply(duel.mail, "end")).status == "stopped"
+    post.deliver()
+    message = post.answer(duel.player.email)
+    text = flat(answer_to(post, duel.player.email))
+    assert "拒否しました：1行目「end」" in text, text
+    assert "手番を終える前に、探検家をタイルに移動してください" in text, text
+    assert "move your explorer" not in text
+    assert "手番を終える前に、探検家をタイルに移動してください" in _html(message)
+
+
+def test_a_line_the_rules_refuse_is_refused_in_english_to_an_english_player(post, table, duel):
+    assert post.ingest(reply(duel.mail, "end")).status == "stopped"
+    post.deliver()
+    text = flat(answer_to(post, duel.player.email))
+    assert 'Refused: line 1, "end"' in text, text
+    assert "move your explorer onto a tile before ending your turn" in text, text
