@@ -36,6 +36,7 @@ from server.web import page_filters
 from server.web.commands import name_or_id
 from server.web.csrf import csrf
 from server.web.game_page import lobby_context, page_context, seat_names, stories
+from server.web.language import page_words
 from server.web.page_filters import page_lang
 
 blp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
@@ -286,14 +287,15 @@ def _conflict(session, game: Game, user: User, seat: int, expected: int):
 
 
 BACK_TO = ("board", "decide", "roll", "players", "market", "items", "relics")
-_CODE = re.compile(r"\s*\([a-z_]+\)$")
+_CODE = re.compile(r"\s*[(（][a-z_]+[)）]$")
 
 
 def refusal(error: Exception) -> str:
-    """A rule's refusal in a player's words: the command's code name at its end dropped, card
-    ids named."""
-    words = _CODE.sub("", str(error))
-    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: name_or_id(m.group(0)), words)
+    """A rule's refusal in a player's words, in the page's language: the command's code name at
+    its end dropped, card ids named."""
+    text = i18n.refusal(error, page_lang()) if isinstance(error, engine.RuleError) else str(error)
+    words = _CODE.sub("", text)
+    return re.sub(r"\b[a-z]+(?:_[a-z]+)+\b", lambda m: name_or_id(m.group(0), page_words()), words)
 
 
 @blp.post("/games/<game_id>/play")
@@ -309,7 +311,8 @@ def play(game_id: str):
         parsed = engine.command_from_dict(command)
     except (engine.RuleError, KeyError, TypeError, ValueError) as error:
         fail(422, _("this is not a valid command (%(error)s): reload the page and choose again",
-                    error=error))
+                    error=i18n.refusal(error, page_lang())
+                    if isinstance(error, engine.RuleError) else error))
     try:
         service.apply_command(session, game, parsed, f"user:{user.id}", utcnow())
         session.commit()
