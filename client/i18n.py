@@ -46,6 +46,14 @@ def engine_catalog() -> NullTranslations:
     return _catalog(language(), "engine")
 
 
+def refusal(error: Exception) -> str:
+    """An error as the command line shows it: the engine's refusals (engine/errors.py) in the
+    language of `LANG`, any other as it is."""
+    if not isinstance(error, engine.RuleError) or language() == "en":
+        return str(error)
+    return error.translated(engine_catalog())
+
+
 def _(message: str) -> str:
     return _catalog(language()).gettext(message)
 

@@ -7,7 +7,7 @@ import click
 
 import engine
 from client.app import emit_json, example, json_option
-from client.i18n import engine_catalog
+from client.i18n import engine_catalog, refusal
 from engine.text import card_help
 
 
@@ -41,7 +41,7 @@ def explain(name: tuple[str, ...], rules_version: str | None, as_json: bool) -> 
                 return
             lines = card_help.explain_lines(cards, engine_catalog())
     except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
-        raise click.ClickException(str(error).strip("'\"")) from None
+        raise click.ClickException(refusal(error).strip("'\"")) from None
     for line in lines:
         click.echo(line)
 

@@ -19,7 +19,7 @@ from client.app import App, emit_json, example, json_option, pass_app
 from client.commands.looking import color_wanted
 from client.games import engine_event
 from client.http import Stale
-from client.i18n import _
+from client.i18n import _, refusal
 from client.render import render_view
 from client.terminal_text import printable_data
 from engine import audit
@@ -128,7 +128,7 @@ def views_from_file(export: dict, to_version: int | None):
             state = engine.evolve(state, engine.event_from_dict(engine_event(stored)))
         except (KeyError, TypeError, ValueError, engine.RuleError) as exc:
             raise click.ClickException(
-                _("event #{seq} ({type}) cannot be replayed: {exc}").format(seq=stored.get('seq', index), type=stored.get('type'), exc=exc)
+                _("event #{seq} ({type}) cannot be replayed: {exc}").format(seq=stored.get('seq', index), type=stored.get('type'), exc=refusal(exc))
             ) from None
         yield index, state
 

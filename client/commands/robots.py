@@ -12,7 +12,7 @@ from client import server_words
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.acting import notation_line
 from client.http import Stale
-from client.i18n import _
+from client.i18n import _, refusal
 from engine import bots
 from engine.simulate import simulate as run_simulation
 from engine.text.wording import printable
@@ -111,7 +111,7 @@ def simulate(players, rhom, game_count, seed, policy, mining_cost, as_json) -> N
         report = run_simulation(players, game_count, seed, rhom, policy,
                                 mining_cost=int(mining_cost))
     except (engine.RuleError, ValueError) as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.ClickException(refusal(exc)) from None
     if as_json:
         emit_json(report.to_dict())
     else:

@@ -76,3 +76,11 @@ def test_explain_in_japanese_when_lang_is_japanese(run, monkeypatch):
         "サファイアの望遠鏡：遺物 sapphire_spyglass\n"
         "  技術の遺物、宝石タイプサファイア。必要な宝石：サファイア2個とシトリン1個。\n"
         "    5点。\n")
+
+
+def test_an_unknown_rules_version_is_refused_in_japanese_when_lang_is_japanese(run, monkeypatch):
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")
+    refused = run("explain", "x", "--rules-version", "9")
+    assert refused.exit_code == 1
+    assert "このサーバーはルールのバージョン '9' を遊べません：遊べるのは 1、2 です（新しいゲームは 2）" \
+        in refused.output, refused.output
