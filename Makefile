@@ -66,7 +66,8 @@ bench: $(STAMP)
 # The Japanese catalogs (docs/i18n.md): extract each domain's messages, merge them into its ja .po
 # (translate the new empty msgstr there), compile the .mo beside it. The .mo files are committed:
 # a fresh clone, an installed wheel and CI run without a build step, and a test checks each .mo is
-# its .po compiled.
+# its .po compiled. The engine's refusals are extracted by the keywords babel-engine.cfg gives
+# its section (the error classes and Refusal, engine/errors.py), beside the -k here.
 BABEL := $(BIN)/pybabel
 define catalog
 	mkdir -p $(2)
