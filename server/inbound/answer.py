@@ -142,7 +142,8 @@ def run_sections(session, game: Game, seat: int, report, planned,
             explained += card_help.explain_lines(
                 card_help.find(wanted, game.rules_version, cards), cards)
         except (card_help.UnknownCard, engine.UnsupportedRulesVersion) as error:
-            explained.append(f"explain {wanted}: {str(error).strip(chr(39) + chr(34))}")
+            why = i18n.refusal(error, language) if isinstance(error, engine.RuleError) else str(error)
+            explained.append(f"explain {wanted}: {why.strip(chr(39) + chr(34))}")
         explained.append("")
     if "explain" in report.words and not report.explained:
         explained = [i18n.gettext(language, N_(
