@@ -5,7 +5,7 @@ A refusal is written once, in English, as a template and its values:
 ``error.translated(catalog)`` the same refusal in the language of a gettext-like catalog (the
 engine's, engine/translations: the template is looked up, then filled). Babel extracts the
 templates (babel-engine.cfg names these classes and `Refusal` as keywords), and
-tests/server/i18n/test_refusals_translated.py fails on a refusal written any other way.
+tests/server/i18n/test_untranslated_words.py fails on a refusal written any other way.
 
 The values stay as given (hexes, numbers, what the player typed) but for names, wrapped in
 `Name`: the catalog names them in its language, as `Words.name` and `Words.gem` do (every printed
