@@ -55,6 +55,20 @@ class Listed(tuple):
         return translations.gettext(", ").join(_in(value, translations) for value in self)
 
 
+class Seat(int):
+    """A seat in a refusal: "seat 2" in the engine's English (the engine knows no names), its
+    player's name once the server names the table's seats (`RuleError.named`)."""
+
+    def __str__(self) -> str:
+        return f"seat {int(self)}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def translated(self, translations: _Catalog) -> str:
+        return translations.gettext("seat {seat}").format(seat=int(self))
+
+
 class Refusal(str):
     """A refusal's text: the English (the str itself), with its template and values kept to
     write it again in another language. Also a reason inside another refusal (`{why}`)."""
@@ -73,6 +87,23 @@ class Refusal(str):
             return text
         return text.format(**{key: _in(value, translations) for key, value in self.values.items()})
 
+    def named(self, names: dict[int, str]) -> Refusal:
+        """The same refusal with each `Seat` in it replaced by its player's name."""
+        if not self.values:
+            return self
+        return Refusal(self.template, **{key: _named(value, names)
+                                         for key, value in self.values.items()})
+
+
+def _named(value: object, names: dict[int, str]) -> object:
+    if isinstance(value, Seat):
+        return names.get(int(value), value)
+    if isinstance(value, Refusal):
+        return value.named(names)
+    if isinstance(value, Listed):
+        return Listed(_named(item, names) for item in value)
+    return value
+
 
 def _in(value: object, translations: _Catalog) -> object:
     """A value as the catalog's language shows it: names and reasons translated, the rest as is."""
@@ -89,6 +120,13 @@ class RuleError(Exception):
         else:
             self.refusal = Refusal(message, **values)
         super().__init__(str(self.refusal))
+
+    def named(self, names: dict[int, str]) -> RuleError:
+        """This refusal with its seats named by their players (`names` by seat), in English and
+        in every catalog: players read names, never seat numbers."""
+        self.refusal = self.refusal.named(names)
+        self.args = (str(self.refusal),)
+        return self
 
     def translated(self, translations: _Catalog | None = None) -> str:
         """The refusal in the catalog's language (None: English, ``str(self)``)."""

@@ -19,7 +19,7 @@ from engine.commands import (
     Sell,
 )
 from engine.data import CASTLE_ROW, GEMS, ITEMS, MINING_DICE, RELICS, TILES
-from engine.errors import IllegalCommand, Listed, Name, Refusal
+from engine.errors import IllegalCommand, Listed, Name, Refusal, Seat
 from engine.rules.acc import Acc
 from engine.rules.market import refill_market, refill_relic_row
 from engine.rules.queries import occupied, wrap
@@ -296,7 +296,7 @@ def _swapping_stones(acc: Acc, c: PlayItem, rng: random.Random) -> None:
     if me.position is None:
         raise IllegalCommand("your explorer is still on the airship: there is no location to swap")
     if other.position is None:
-        raise IllegalCommand("seat {seat}'s explorer is not on the board", seat=c.target)
+        raise IllegalCommand("{seat}'s explorer is not on the board", seat=Seat(c.target))
     acc.emit(ev.ItemPlayed(c.seat, c.item), ev.ExplorersSwapped(c.seat, c.target))
 
 

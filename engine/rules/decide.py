@@ -27,7 +27,7 @@ from engine.commands import (
     StartGame,
     Undo,
 )
-from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, Refusal
+from engine.errors import GameOver, IllegalCommand, InvalidCommand, NotYourTurn, Refusal, Seat
 from engine.events import Event
 from engine.rules import actions, turn
 from engine.rules.acc import Acc
@@ -82,7 +82,8 @@ def decide(state: State | None, command: Command, rng: random.Random) -> list[Ev
         raise InvalidCommand("seat {seat!r} is not at this table (seats 0 to {last})",
                              seat=command.seat, last=len(state.players) - 1)
     if command.seat != t.seat:
-        raise NotYourTurn("it is seat {turn}'s turn, not seat {seat}'s", turn=t.seat, seat=command.seat)
+        raise NotYourTurn("it is {turn}'s turn, not {seat}'s", turn=Seat(t.seat),
+                          seat=Seat(command.seat))
     if isinstance(command, Undo):  # before the pending decisions: a step that led to one may go
         return undo(state, command.seat)
     acc = Acc(state)

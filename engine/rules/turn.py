@@ -17,7 +17,7 @@ from engine.commands import (
     Reveal,
 )
 from engine.data import CASTLE_ROW, IRIDIA_STONE_POINTS, TILES, display_name
-from engine.errors import IllegalCommand, Listed, Name, Refusal
+from engine.errors import IllegalCommand, Listed, Name, Refusal, Seat
 from engine.rules.acc import Acc
 from engine.rules.queries import (
     has_room,
@@ -147,12 +147,12 @@ def give_gem(acc: Acc, c: GiveGem, rng: random.Random) -> None:
     others = [p.seat for p in s.players if p.seat != c.seat and has_room(s, p.seat)]
     if c.to is None:
         if others:
-            raise IllegalCommand("seat(s) {seats} have room: give the gem to one of them",
-                                 seats=Listed(others))
+            raise IllegalCommand("{seats} have room: give the gem to one of them",
+                                 seats=Listed(Seat(o) for o in others))
     elif c.to == c.seat or c.to >= len(s.players):
-        raise IllegalCommand("give the gem to another seat, not {seat}", seat=c.to)
+        raise IllegalCommand("give the gem to another player, not {seat}", seat=Seat(c.to))
     elif c.to not in others:
-        raise IllegalCommand("seat {seat} has no room for another gem", seat=c.to)
+        raise IllegalCommand("{seat} has no room for another gem", seat=Seat(c.to))
     acc.emit(ev.GemGiven(c.seat, c.gem, c.to))
     to = acc.state.players[c.to] if c.to is not None else None
     if to is not None and to.kind == "rhom" and s.rules.rhom_restores_when_given:

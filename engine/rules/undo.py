@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from engine import events as ev
 from engine.data import GEMS
-from engine.errors import IllegalCommand, Name, Refusal
+from engine.errors import IllegalCommand, Name, Refusal, Seat
 from engine.state import State
 
 # Events that neither reveal anything nor draw chance nor touch another player's holdings.
@@ -51,7 +51,7 @@ def _sealed_by(e: ev.Event, seat: int) -> str | None:
     cls = e.__class__
     if cls in _REVERSIBLE:
         if cls is ev.GemGiven and e.to is not None:
-            return Refusal("the {gem} you gave to seat {seat}", gem=_gem(e.gem), seat=e.to)
+            return Refusal("the {gem} you gave to {seat}", gem=_gem(e.gem), seat=Seat(e.to))
         if cls is ev.RelicReserved and e.source != "row":
             return Refusal("your search of the relic deck")
         return None

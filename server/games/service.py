@@ -33,6 +33,7 @@ from server.games.deferred import deferred_writes, write
 from server.games.reactions import EventsAppended, publish
 from server.games.rows import game_row_update
 from server.games.seat_kinds import player_id
+from server.games.table import seat_names
 from server.storage.db import sql
 from server.storage.models import Command, Event, Game, Seat, Snapshot
 from server.storage.prepared import Prepared
@@ -154,7 +155,13 @@ def apply_command(
     expected = game.version
     if state_before is None:
         state_before = load_state(session, game, expected)
-    events = engine.decide(state_before, command, engine.rng_for(seeding.dice_seed(game), expected))
+    try:
+        events = engine.decide(state_before, command,
+                               engine.rng_for(seeding.dice_seed(game), expected))
+    except engine.RuleError as error:
+        if error.refusal.values:  # players read names in it, never seat numbers
+            error.named(seat_names(session, game.id))
+        raise
     if not events:
         return Applied([], state_before)
     state_after = engine.replay(events, state_before)

@@ -150,3 +150,14 @@ def forget_table(session, game_id: str) -> None:
     cache = session.info.get(_TABLES)
     if cache is not None:
         cache[1].pop(game_id, None)
+
+
+def seat_names(session, game_id: str) -> dict[int, str]:
+    """The players' names by seat, as commands name them (`give 2 amethyst to Ben`)."""
+    rows = sql(session).execute(
+        select(Seat.seat, Seat.kind, Seat.name, User.name)
+        .outerjoin(User, Seat.user_id == User.id)
+        .where(Seat.game_id == game_id, Seat.seat.is_not(None))
+    )
+    return {seat: (user_name or name or ("the Rhom" if kind == "rhom" else f"seat {seat}"))
+            for seat, kind, name, user_name in rows}

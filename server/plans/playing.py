@@ -11,7 +11,8 @@ from typing import Any
 
 from engine.text.script import Script, ScriptLine, described
 from server.games.service import apply_command
-from server.plans.store import seat_names, take
+from server.games.table import seat_names
+from server.plans.store import take
 
 
 @dataclass

@@ -12,9 +12,10 @@ from sqlalchemy import bindparam, delete, select
 
 from engine.text import notation
 from engine.text.wording import clean
+from server.games.table import seat_names
 from server.i18n import N_, Said
 from server.storage.db import sql
-from server.storage.models import Game, Plan, Seat, User
+from server.storage.models import Game, Plan
 from server.storage.prepared import Prepared
 
 MOST_LINES = 30
@@ -63,17 +64,6 @@ def plan_lines(lines: list[str], names=None) -> list[str]:
         raise PlanRefused(Said(N_("a plan has at most {most} lines, this one has {count}"),
                                most=MOST_LINES, count=len(kept)))
     return kept
-
-
-def seat_names(session, game_id: str) -> dict[int, str]:
-    """The players' names by seat, as commands name them (`give 2 amethyst to Ben`)."""
-    rows = sql(session).execute(
-        select(Seat.seat, Seat.kind, Seat.name, User.name)
-        .outerjoin(User, Seat.user_id == User.id)
-        .where(Seat.game_id == game_id, Seat.seat.is_not(None))
-    )
-    return {seat: (user_name or name or ("the Rhom" if kind == "rhom" else f"seat {seat}"))
-            for seat, kind, name, user_name in rows}
 
 
 def save(session, game: Game, seat: int, user_id: int, lines: list[str], now: datetime,

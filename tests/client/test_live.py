@@ -132,8 +132,10 @@ def test_illegal_move_and_not_your_turn(table):
     assert "9a" in illegal.output
     not_yours = cli(second, "reveal", game, "1b")
     assert not_yours.exit_code == 1
+    # Players by name, never by seat number.
+    names = {"ada": "Ada", "bob": "Bob"}
     assert not_yours.output == (
-        f"Error: rejected: it is seat {seat}'s turn, not seat {1 - seat}'s\n"
+        f"Error: rejected: it is {names[first]}'s turn, not {names[second]}'s\n"
     )
 
 

@@ -56,3 +56,12 @@ def test_a_command_that_is_no_command_is_refused_with_the_gems_named_in_japanese
         "gem はアメジスト、シトリン、エメラルド、サファイアのいずれかです（受け取ったもの：'ruby'）")
     assert _refused(client, game_id, seats[0], sell) == (
         "gem must be one of amethyst, citrine, emerald, sapphire, got 'ruby'")
+
+
+def test_a_refusal_names_the_players_never_their_seat_numbers(client, game):
+    game_id, seats = game
+    first, second = seats[0].name, seats[1].name
+    assert _refused(client, game_id, seats[1], {"type": "end_turn"}) == (
+        f"it is {first}'s turn, not {second}'s")
+    assert _refused(client, game_id, seats[1], {"type": "end_turn"},
+                    **{"Accept-Language": "ja"}) == f"今は{first}の手番です（{second}の手番ではありません）"
