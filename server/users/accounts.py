@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from server import i18n
 from server.http.auth import hash_token, new_token
 from server.storage.models import User
 from server.users import account_mail
@@ -28,16 +29,23 @@ def by_email(session: Session, email: str) -> User | None:
 
 
 def register(session: Session, name: str, email: str, now: datetime,
-             join: str | None = None) -> None:
+             join: str | None = None, language: str | None = None) -> None:
     """Register ``email`` (name and address already validated by UserCreateSchema) and commit:
     a new address's unconfirmed account and the mail that confirms it (its link carries the
     join code ``join``, if any, to the page it opens), or, for a taken address, the mail that
-    tells its owner. The caller answers the same either way."""
+    tells its owner. The caller answers the same either way.
+
+    ``language``: the one the registering page or request was in (the page's, or the API
+    request's Accept-Language: the command line sends its LANG's). A new account keeps it as
+    its language, so the confirming mail and every later one are in it until the player
+    chooses; English is the default and is not recorded as a choice. A taken address keeps its
+    own."""
     join = join if join and _JOIN_CODE.fullmatch(join) else None
     taken = by_email(session, email)
     if taken is None:
         # The token is shown to nobody: confirming the address gives the confirmer a new one.
-        user = User(name=name, email=email, token_hash=hash_token(new_token()), created_at=now)
+        user = User(name=name, email=email, token_hash=hash_token(new_token()), created_at=now,
+                    language=language if language and language != i18n.DEFAULT else None)
         session.add(user)
         try:
             session.flush()

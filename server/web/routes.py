@@ -176,7 +176,7 @@ def register():
                     fields=fields))
     spend_account_request()
     accounts.register(db_session(), data["name"], data["email"], utcnow(),
-                      join=request.form.get("join") or None)
+                      join=request.form.get("join") or None, language=page_lang())
     # The same page whether or not the address had an account: nobody learns who is here.
     return render_template("message.html", title=_("Check your email"), message=_(
         "A mail is on its way to %(email)s. If the address already had an account, its link "

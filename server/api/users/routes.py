@@ -25,7 +25,7 @@ from server.api.users.schemas import (
 )
 from server.games.seat_kinds import stand_in
 from server.http.auth import SECURITY_REQUIRED, authenticated, hash_token, new_token, require_user
-from server.http.errors import fail
+from server.http.errors import fail, requester_language
 from server.http.parsing import Blueprint
 from server.http.rate_limits import KNOWN_TOKENS, spend_account_request
 from server.storage.db import db_session
@@ -72,7 +72,8 @@ class Users(MethodView):
         gives the token (`POST /users/verify`); an address that has an account, its owner a
         link to a new token (`POST /users/recover/confirm`)."""
         spend_account_request()
-        register(db_session(), data["name"], data["email"], utcnow())
+        register(db_session(), data["name"], data["email"], utcnow(),
+                 language=requester_language())
         return {"message": on_its_way(data["email"])}
 
 

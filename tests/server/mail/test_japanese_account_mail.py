@@ -99,3 +99,27 @@ def test_an_aborted_games_mail_is_in_each_players_language(client, app, ada, bob
     assert '<html lang="ja">' in to_ada.html_body and "理由：サーバーの不具合" in to_ada.html_body
     assert to_bob.subject == f"Gems of Iridescia {game['id']}: the game was aborted"
     assert "version" not in to_bob.text_body  # players see no versions
+
+
+def test_registering_in_japanese_mails_the_confirmation_in_japanese_and_keeps_it(client, app):
+    """The command line (LANG=ja: Accept-Language ja) or a Japanese page registers: the
+    confirming mail is Japanese, and so is the account from then on; English asks nothing."""
+    from tests.server.web.conftest import csrf_token
+
+    answer = client.post("/api/v1/users", json={"name": "綾", "email": "aya@example.org"},
+                         headers={"Accept-Language": "ja,en;q=0.5"})
+    assert answer.status_code == 202, answer.json
+    page = app.test_client()
+    form = page.get("/register", headers={"Accept-Language": "ja"}).get_data(as_text=True)
+    done = page.post("/register", headers={"Accept-Language": "ja"}, data={
+        "csrf_token": csrf_token(form), "name": "健", "email": "ken@example.org"})
+    assert done.status_code == 200
+    assert client.post("/api/v1/users", json={"name": "Al", "email": "al@example.org"},
+                       headers={"Accept-Language": "en"}).status_code == 202
+    mails = {m.to_email: m for m in _mails(app, "verify_email")}
+    for email in ("aya@example.org", "ken@example.org"):
+        assert mails[email].subject == "Iridescia のメールアドレスの確認"
+    assert mails["al@example.org"].subject == "Confirm your address for Iridescia"
+    with session_scope(app_engine(app)) as session:
+        languages = {u.email: u.language for u in session.exec(select(User))}
+    assert languages == {"aya@example.org": "ja", "ken@example.org": "ja", "al@example.org": None}
