@@ -61,3 +61,8 @@ def _(message: str) -> str:
 def N_(message: str) -> str:
     """Mark `message` for the catalog where it is written; `_` looks it up when shown."""
     return message
+
+
+def listed(items) -> str:  # noqa: ANN001
+    """Items one after another, parted by the reader's comma ("、" in Japanese)."""
+    return _(", ").join(items)

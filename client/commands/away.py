@@ -6,7 +6,7 @@ import click
 
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.lobby import short_time
-from client.i18n import _
+from client.i18n import _, listed
 
 
 @click.command()
@@ -53,7 +53,7 @@ def _pause_line(game: dict) -> str:
                if p.get("kind") == "human" and not p.get("wants_pause")]
     if len(waiting) < len([p for p in game.get("players", []) if p.get("kind") == "human"]):
         return _("Game {game}: pause asked; waiting for {names}.").format(
-            game=game["id"], names=", ".join(waiting))
+            game=game["id"], names=listed(waiting))
     return _("Game {game} runs: its clocks run again.").format(game=game["id"])
 
 

@@ -9,7 +9,7 @@ from client import server_words
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.lobby import game_lines, rated_name
 from client.dice_words import random_word
-from client.i18n import _
+from client.i18n import _, listed
 from client.table import cut, left, right
 
 WORD_OPTION = click.option(
@@ -50,7 +50,7 @@ def open_line(game: dict) -> str:
     players = [rated_name(p) for p in game.get("players", []) if p.get("kind") != "rhom"]
     seats = f"{len(players)}/{game.get('seats')}{'+R' if game.get('rhom') else ''}"
     return " ".join([left(game["id"], 10), left(seats, 6), left(game.get("pace", ""), 5),
-                     left(cut(", ".join(players), 40), 40), game.get("join_code") or "-"])
+                     left(cut(listed(players), 40), 40), game.get("join_code") or "-"])
 
 
 @click.command("open")

@@ -10,7 +10,7 @@ from client import server_words
 from client.app import App, emit_json, example, game_argument, json_option, pass_app
 from client.commands.webhooks import webhook_lines
 from client.dice_words import random_word
-from client.i18n import _
+from client.i18n import _, listed
 from client.table import cut, left
 from engine.bots.levels import NAMES as LEVEL_NAMES
 from engine.text.columns import columns
@@ -43,7 +43,7 @@ def rated_name(player: dict) -> str:
 
 def others(game: dict, me: int | None) -> str:
     """The other players of a game, each with their rating on its track."""
-    return ", ".join(rated_name(p) for p in game.get("players", [])
+    return listed(rated_name(p) for p in game.get("players", [])
                      if p.get("user_id") is None or p.get("user_id") != me) or "-"
 
 
@@ -74,7 +74,7 @@ def rules_words(variants: dict) -> str:
     known = {"mining_cost", "leftover_gems", "catapult_4th"}
     words += [f"{key.replace('_', ' ')} {value}" for key, value in sorted(variants.items())
               if key not in known]
-    return ", ".join(words)
+    return listed(words)
 
 
 def game_lines(game: dict) -> list[str]:

@@ -113,3 +113,13 @@ def test_every_key_the_api_documents_has_japanese(monkeypatch):
     words = {**server_words.STATUSES, **server_words.PLAYER_KINDS, **server_words.PENDING_KINDS,
              **server_words.BOT_LEVELS, **server_words.PREFERENCES}
     assert [key for key, english in words.items() if server_words._(english) == english] == []
+
+
+def test_a_games_rules_are_listed_with_the_japanese_comma(run, standin):
+    game = dict(OPEN_GAME, seats=4, variants={"mining_cost": 3, "leftover_gems": "same_type",
+                                              "catapult_4th": False})
+    standin.answer("POST", "/games/join", 200, game)
+    result = run("join", "X7P2QK", "--word", "tolami-veruko", env=dict(env(standin), **JAPANESE))
+    assert result.exit_code == 0, result.output
+    [rules] = [line for line in result.output.splitlines() if "ルール" in line]
+    assert rules.startswith("  ルール：採掘コスト3、") and ", " not in rules, rules
