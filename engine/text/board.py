@@ -206,15 +206,16 @@ def market_lines(view: dict, translations: Catalog | None = None) -> list[str]:
     ]
     relics = [relic_label(r, translations) for r in market.get("relics") or []]
     lines += wrap(_("Relics"), relics + [_("(deck {count})").format(
-        count=market.get("relic_deck", "?"))])
+        count=market.get("relic_deck", "?"))], comma=_(", "))
     items = [item_label(i, translations) for i in market.get("items") or []]
     lines += wrap(
         _("Items"),
         items + [_("(deck {deck}, discard {discard})").format(
             deck=market.get("item_deck", "?"), discard=market.get("item_discard", "?"))],
+        comma=_(", "),
     )
     tokens = [_(display_name(t)) for t in market.get("royalty_tokens") or []]
-    lines += wrap(_("Royalty"), tokens)
+    lines += wrap(_("Royalty"), tokens, comma=_(", "))
     rhom = view.get("rhom")
     if rhom:
         lines.append(pad(_("Rhom deck"), 12) + _(

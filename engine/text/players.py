@@ -4,7 +4,7 @@ reader's own hold, items and objectives, and the final scores."""
 from __future__ import annotations
 
 from engine.data import GEMS, TILES
-from engine.text.columns import WIDTH, pad, wrap, wrap_columns
+from engine.text.columns import WIDTH, cut, pad, wrap, wrap_columns
 from engine.text.language import ENGLISH, Catalog
 from engine.text.line import Line
 from engine.text.wording import (
@@ -68,27 +68,28 @@ def tiles_per_gem(tile_ids: list[str], translations: Catalog | None = None) -> s
         translations or ENGLISH).gettext("wild {count}").format(count=wild)
 
 
-PLAYER_HEADER = "   Player          At   Coins Hold         Stone Points Tiles Relics Token"
-
-
 def player_lines(view: dict, names: dict[int, str], marks: dict[int, str],
                  translations: Catalog | None = None) -> list[Line]:
     _ = (translations or ENGLISH).gettext
     viewer = view.get("viewer")
     current = (view.get("turn") or {}).get("seat")
-    lines = [Line(PLAYER_HEADER, style="bold underline")]
+    # The table's heading is one message: its translation aligns its words over the columns
+    # itself (a Japanese character takes two).
+    lines = [Line(_("   Player          At   Coins Hold         Stone Points Tiles Relics Token"),
+                  style="bold underline")]
     extras = []
     for player in view.get("players") or []:
         seat = player["seat"]
         marker = ">" if seat == current and not view.get("over") else " "
-        name = names.get(seat, "?")[:13] + " *" if seat == viewer else names.get(seat, "?")
+        name = names.get(seat, "?")
+        name = cut(name, 13) + " *" if seat == viewer else cut(name, 15)
         position = player.get("position") or "-"
         if player.get("finished"):
-            position = "done"
+            position = _("done")
         coins = "-" if player.get("kind") == "rhom" else str(player.get("coins", 0))
         token = _(component_name(player["royalty_token"])) if player.get("royalty_token") else "-"
         row = (
-            f"{marker}{marks.get(seat, '?')} {name[:15]:<15} {position:<4} {coins:>5} "
+            f"{marker}{marks.get(seat, '?')} {pad(name, 15)} {pad(position, 4)} {coins:>5} "
             f"{hold_text(player.get('hold') or {}):<12} {player.get('stone_dice', 0):>5} "
             f"{player.get('points', 0):>6} {len(player.get('tiles') or []):>5} "
             f"{len(player.get('relics') or []):>6} {token}"
@@ -100,19 +101,24 @@ def player_lines(view: dict, names: dict[int, str], marks: dict[int, str],
             extras.append(label(_("{name} found the Iridia Stone")))
         if player.get("items"):
             extras += wrap(label(_("{name} items")),
-                           [item_label(i, translations) for i in player["items"]])
+                           [item_label(i, translations) for i in player["items"]],
+                           comma=_(", "))
         if player.get("tiles"):
             extras += wrap(label(_("{name} tiles")),
-                           [tiles_per_gem(player["tiles"], translations)])
+                           [tiles_per_gem(player["tiles"], translations)],
+                           comma=_(", "))
         if player.get("relics"):
             extras += wrap(label(_("{name} relics")),
-                           [relic_category(r, translations) for r in player["relics"]])
+                           [relic_category(r, translations) for r in player["relics"]],
+                           comma=_(", "))
         if view.get("over") and player.get("objectives") and seat != viewer:
             extras += wrap(label(_("{name} objective")),
-                           [_(component_name(o)) for o in player["objectives"]])
+                           [_(component_name(o)) for o in player["objectives"]],
+                           comma=_(", "))
         if player.get("reserved_relics"):
             extras += wrap(label(_("{name} reserved")),
-                           [relic_label(r, translations) for r in player["reserved_relics"]])
+                           [relic_label(r, translations) for r in player["reserved_relics"]],
+                           comma=_(", "))
     return lines + [Line(line) for line in extras]
 
 

@@ -51,11 +51,17 @@ def test_a_japanese_your_turn_mail_text_and_html(db_url, smtp_server):
     assert re.search(r"\d{4}/\d{2}/\d{2} \d{1,2}:\d{2} \(Asia/Tokyo\)（残り", text), text
     for english in ("Hello", "Since your last turn", "What you may type", "Play by", "collected"):
         assert english not in text
+    # Who plays at the deadline, by the level's Japanese name; the board's table of players
+    # under Japanese headings, its lists parted by "、".
+    assert "そのときは代理の上級ボットが指します。" in text
+    assert "\n   プレイヤー      位置    金 倉庫" in text and "Coins" not in text
+    assert "遺物        " in text and "）, " not in text
     html = mail.message.get_body(("html",)).get_content()
     assert '<html lang="ja">' in html
     assert 'ゲーム<a href="' in html and f'>{game_id}</a>であなたの手番です。' in html
     assert "<h3>前回の手番以降の出来事</h3>" in html and ">宝石市場（ダイスの目）</h3>" in html
     assert "Hello" not in html and "Since your last turn" not in html
+    assert "代理の<strong>上級</strong>ボット" in html
 
     # The other player, who chose nothing, reads English on their turn.
     handler.received.clear()
