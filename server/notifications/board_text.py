@@ -2,83 +2,130 @@
 relic row, the item market, the royalty tokens and each player's panel (the SVG's side panels,
 server/picture/svg/panels.py, in words). The picture shows the hex board only, the same for
 every player; this part is the recipient's own view, so their objectives and items are theirs
-alone to read.
+alone to read. Written in the recipient's language: the sentences from the server's catalog,
+the cards' names and texts from the engine's.
 """
 
 from __future__ import annotations
 
 from engine.data import GEMS, ITEMS, RELICS, ROYALTY_POINTS
-from engine.text.wording import item_text, objective_text
+from engine.text.wording import component_name, objective_text, relic_category
+from engine.text.wording import item_text as card_text
+from server import i18n
+from server.i18n import N_
 from server.picture.svg import describe
-from server.picture.svg.symbols import gems_needed, hold_words, name_of, player_colour
+from server.picture.svg.symbols import gems_needed, hold_words, player_colour
 
-PENDING_WORDS = {"choose_gem": "choose the rainbow tile's gem",
-                 "give_gem": "give away gems", "discard_objective": "discard an objective"}
+PENDING_WORDS = {"choose_gem": N_("choose the rainbow tile's gem"),
+                 "give_gem": N_("give away gems"), "discard_objective": N_("discard an objective")}
+TURN_WORDS = {"removal": N_("{who}'s removal turn {number}, {step} step"),
+              "rhom": N_("{who}'s turn (the Rhom) {number}, {step} step")}
 
 
-def _turn(view: dict, names: dict[int, str]) -> str:
+class _Words:
+    """The recipient's words: `say` the server's sentences, `name` a card or gem by the engine's
+    catalog, `listed` parted by the language's comma."""
+
+    def __init__(self, language: str | None) -> None:
+        self.language = language
+        self.cards = i18n.engine_catalog(language)
+
+    def say(self, message: str, **values) -> str:
+        return i18n.translate(self.language, message, **values)
+
+    def name(self, component_id: str) -> str:
+        return self.cards.gettext(component_name(component_id))
+
+    def listed(self, items) -> str:  # noqa: ANN001
+        return self.cards.gettext(", ").join(items)
+
+    def hold(self, hold: dict[str, int]) -> str:
+        words = hold_words(hold)
+        return self.say(N_("empty")) if words == "empty" else words
+
+
+def _turn(view: dict, names: dict[int, str], words: _Words) -> str:
     turn = view["turn"]
     if view["over"]:
-        return "The game is over."
+        return words.say(N_("The game is over."))
     if turn is None:
         return ""
-    who = names.get(turn["seat"], "someone")
-    kind = {"removal": "removal turn", "rhom": "turn (the Rhom)"}.get(turn["kind"], "turn")
-    words = f"{who}'s {kind} {turn['number']}, {turn['phase']} step"
+    who = names.get(turn["seat"], "?")
+    text = words.say(TURN_WORDS.get(turn["kind"], N_("{who}'s turn {number}, {step} step")),
+                     who=who, number=turn["number"], step=words.cards.gettext(turn["phase"]))
     pending = view["pending"]
     if pending and pending["kind"] != "roll":
-        words += f"; waiting for {who} to {PENDING_WORDS.get(pending['kind'], pending['kind'])}"
-    return words + "."
+        what = PENDING_WORDS.get(pending["kind"])
+        text = words.say(N_("{turn}; waiting for {who} to {what}"), turn=text, who=who,
+                         what=words.say(what) if what else pending["kind"])
+    return words.say(N_("{sentence}."), sentence=text)
 
 
 def _player(player: dict, names: dict[int, str], viewer: int | None,
-            rules_version: str | None) -> dict:
+            rules_version: str | None, words: _Words) -> dict:
     seat = player["seat"]
     mine = seat == viewer
-    relics = [f"{name_of(r)} ({RELICS[r].category})" for r in player["relics"]]
-    relics += [f"{name_of(r)} (reserved)" for r in player["reserved_relics"]]
-    token = name_of(player["royalty_token"]) if player["royalty_token"] else "none"
+    say, cards = words.say, words.cards
+    relics = [relic_category(r, cards) for r in player["relics"]]
+    relics += [say(N_("{relic} (reserved)"), relic=words.name(r))
+               for r in player["reserved_relics"]]
     lines = [
-        f"{player['points']} points, {player['coins']} coins, hold {hold_words(player['hold'])}, "
-        f"stone dice {player['stone_dice']}",
-        f"on {player['position'] or 'the airship'}" + (", finished" if player["finished"] else ""),
-        f"Relics: {', '.join(relics) or 'none'}",
-        f"Royalty token: {token}" + (", the Iridia Stone" if player["iridia_stone"] else ""),
+        say(N_("{points} points, {coins} coins, hold {hold}, stone dice {dice}"),
+            points=player["points"], coins=player["coins"], hold=words.hold(player["hold"]),
+            dice=player["stone_dice"]),
+        say(N_("on {where}"), where=player["position"] or say(N_("the airship")))
+        + (say(N_(", finished")) if player["finished"] else ""),
+        say(N_("Relics: {relics}"), relics=words.listed(relics) or say(N_("none"))),
+        say(N_("Royalty token: {token}"), token=words.name(player["royalty_token"])
+            if player["royalty_token"] else say(N_("none")))
+        + (say(N_(", the Iridia Stone")) if player["iridia_stone"] else ""),
     ]
     if mine:
-        lines += [f"Item: {item_text(i, rules_version)}" for i in player["items"]]
+        lines += [say(N_("Item: {text}"), text=card_text(i, rules_version, cards))
+                  for i in player["items"]]
     elif player["items"]:
-        lines.append(f"Items: {', '.join(name_of(i) for i in player['items'])}")
+        lines.append(say(N_("Items: {items}"),
+                         items=words.listed(words.name(i) for i in player["items"])))
     objectives = player.get("objectives")
     if objectives is not None:
-        lines += [f"Objective: {objective_text(o, rules_version)}" for o in objectives]
+        lines += [say(N_("Objective: {text}"), text=objective_text(o, rules_version, cards))
+                  for o in objectives]
     elif player["kind"] != "rhom":
-        lines.append(f"Objectives: {player['objectives_held']} secret")
-    return {"name": names.get(seat, "a player") + (" (you)" if mine else ""),
+        lines.append(say(N_("Objectives: {count} secret"), count=player["objectives_held"]))
+    name = names.get(seat, "?")
+    return {"name": say(N_("{name} (you)"), name=name) if mine else name,
             "colour": player_colour(seat), "mine": mine, "lines": lines}
 
 
-def board_sides(view: dict, names: dict[int, str]) -> dict:
+def board_sides(view: dict, names: dict[int, str], language: str | None = None) -> dict:
     """The panels as text: turn, market, relics, items, royalty, players (the recipient first)."""
+    words = _Words(language)
+    say = words.say
     market = view["market"]
     viewer = view["viewer"]
     players = sorted(view["players"], key=lambda p: (p["seat"] != viewer, p["seat"]))
     return {
-        "turn": _turn(view, names),
-        "market": [f"{gem} {market['gem_values'][gem]} (supply {market['supply'][gem]})"
+        "turn": _turn(view, names, words),
+        "market": [say(N_("{gem} {value} (supply {supply})"), gem=words.cards.gettext(gem),
+                       value=market["gem_values"][gem], supply=market["supply"][gem])
                    for gem in GEMS],
         "stone_dice": market["stone_dice"],
-        "relics": [f"{RELICS[r].name}: {gems_needed(RELICS[r].requirement())}, "
-                   f"{RELICS[r].points} pts, {RELICS[r].category}" for r in market["relics"]],
+        "relics": [say(N_("{relic}: {gems}, {points} pts, {category}"), relic=words.name(r),
+                       gems=gems_needed(RELICS[r].requirement()), points=RELICS[r].points,
+                       category=words.cards.gettext(RELICS[r].category))
+                   for r in market["relics"]],
         "relic_deck": market["relic_deck"],
-        "items": [f"{ITEMS[i].name}: {ITEMS[i].cost} coins" for i in market["items"]],
+        "items": [say(N_("{item}: {cost} coins"), item=words.name(i), cost=ITEMS[i].cost)
+                  for i in market["items"]],
         "item_deck": market["item_deck"],
-        "royalty": ", ".join(f"{name_of(t)} ({ROYALTY_POINTS[t]} pts)"
-                             for t in market["royalty_tokens"]) or "none",
-        "players": [_player(p, names, viewer, view.get("rules_version")) for p in players],
+        "royalty": words.listed(say(N_("{token} ({points} pts)"), token=words.name(t),
+                                    points=ROYALTY_POINTS[t])
+                                for t in market["royalty_tokens"]) or say(N_("none")),
+        "players": [_player(p, names, viewer, view.get("rules_version"), words)
+                    for p in players],
     }
 
 
-def picture_words(view: dict, names: dict[int, str]) -> str:
+def picture_words(view: dict, names: dict[int, str], language: str | None = None) -> str:
     """The picture's alt text: where everyone stands, in words."""
-    return describe(view, names)
+    return describe(view, names, i18n.catalog(language).gettext)

@@ -275,8 +275,8 @@ def build_context(
         or f"{base_url()}/games/{game.id}",
         "board_image": board_picture(state, names, game.id, version)
         if kind in PICTURED else None,
-        "board_alt": picture_words(view, names),
-        "sides": board_sides(view, names),
+        "board_alt": picture_words(view, names, language),
+        "sides": board_sides(view, names, language),
         "name": name,
         "seat": seat,
         "your_turn": your_turn,

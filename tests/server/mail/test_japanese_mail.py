@@ -62,6 +62,13 @@ def test_a_japanese_your_turn_mail_text_and_html(db_url, smtp_server):
     assert "<h3>前回の手番以降の出来事</h3>" in html and ">宝石市場（ダイスの目）</h3>" in html
     assert "Hello" not in html and "Since your last turn" not in html
     assert "代理の<strong>上級</strong>ボット" in html
+    # Beside the picture, the panels in words: the reader's panel, the markets, the alt text.
+    assert f"{second.name}（あなた）</strong>" in html and "<li>遺物：なし</li>" in html
+    assert "<li>王室トークン：なし</li>" in html and "アメジスト 2（サプライ" in html
+    assert re.search(r'alt="[^"]*：[^"]*点、[^"]*金、倉庫', html)
+    for english in ("points,", "coins", "Relics:", "Royalty token", "the airship", "supply",
+                    "step.", "(you)"):
+        assert english not in html, english
 
     # The other player, who chose nothing, reads English on their turn.
     handler.received.clear()
