@@ -42,17 +42,26 @@ class Name(str):
 class Listed(tuple):
     """Values shown one after another, parted by a comma (the catalog's own comma: "、")."""
 
+    separator = ", "
+
     def __new__(cls, values: Iterable[object]) -> Listed:
         return super().__new__(cls, tuple(values))
 
     def __str__(self) -> str:
-        return ", ".join(map(str, self))
+        return self.separator.join(map(str, self))
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
     def translated(self, translations: _Catalog) -> str:
-        return translations.gettext(", ").join(_in(value, translations) for value in self)
+        return translations.gettext(self.separator).join(
+            str(_in(value, translations)) for value in self)
+
+
+class Reasons(Listed):
+    """Reasons one after another, parted by a semicolon (the catalog's own: "。")."""
+
+    separator = "; "
 
 
 class Seat(int):
@@ -101,7 +110,7 @@ def _named(value: object, names: dict[int, str]) -> object:
     if isinstance(value, Refusal):
         return value.named(names)
     if isinstance(value, Listed):
-        return Listed(_named(item, names) for item in value)
+        return type(value)(_named(item, names) for item in value)
     return value
 
 

@@ -44,6 +44,7 @@ from engine.commands import (
     Undo,
 )
 from engine.data import ITEMS, OBJECTIVES, RELICS, TILES, display_name
+from engine.errors import Name, Refusal
 from engine.text.notation_words import (
     SYNONYMS,
     USAGE,
@@ -61,6 +62,7 @@ from engine.text.notation_words import (
     _split,
     _to_id,
     command_word,
+    got,
 )
 from engine.text.typos import meant  # a line's likely meaning; `notation.meant` as before
 
@@ -99,7 +101,8 @@ def parse(line: str, seat: int, *, view: Mapping | None = None,
     (`give amethyst to Ben`, `--target Ben`); a seat number is always understood."""
     commands = parse_many(line, seat, view=view, names=names)
     if len(commands) != 1:
-        raise NotationError(line, "give one gem per command here: write `give GEM --to SEAT`")
+        raise NotationError(line, Refusal(
+            "give one gem per command here: write `give GEM --to SEAT`"))
     return commands[0]
 
 
@@ -126,10 +129,10 @@ def alternatives(line: str) -> list[str]:
 
 def _reveal(w, seat, me):
     if not 1 <= len(w.args) <= 2:
-        raise w.fail("reveal takes one or two hexes")
+        raise w.fail(Refusal("reveal takes one or two hexes"))
     hexes = tuple(_hex(w, a) for a in w.args)
     if len(set(hexes)) != len(hexes):
-        raise w.fail(f"{hexes[0]} is named twice")
+        raise w.fail(Refusal("{hex} is named twice", hex=hexes[0]))
     return Reveal(seat, hexes)
 
 
@@ -162,40 +165,41 @@ def _give(w, seat, me):
     if len(args) == 2 and re.fullmatch(r"\d+", args[0]):
         count, args = _count(w, args[0], "a number of gems", 1), args[1:]
     if len(args) != 1:
-        raise w.fail(f"give takes one gem, got {' '.join(args) or 'nothing'}")
+        raise w.fail(Refusal("{word} takes one {what}, got {got}", word="give",
+                             what=Refusal("gem"), got=got(args)))
     gem = _gem(w, args[0])
     if not to:
-        raise w.fail("say who receives it with --to SEAT, or --to supply")
+        raise w.fail(Refusal("say who receives it with --to SEAT, or --to supply"))
     return count, GiveGem(seat, gem, _seat_or_supply(w, to))
 
 
 def _mine(w, seat, me):
     if w.args:
-        raise w.fail(f"mine takes no argument, got {' '.join(w.args)}")
+        raise w.fail(_no_argument(w))
     stone = w.option("stone-dice")
     return Mine(seat, 0 if stone is None else _count(w, stone, "a number of stone dice"))
 
 
 def _keep(w, seat, me):
     if w.args:
-        raise w.fail(f"keep takes no argument, got {' '.join(w.args)}")
+        raise w.fail(_no_argument(w))
     gem = w.option("gem")
     return KeepRoll(seat, None if gem is None else _gem(w, gem))
 
 
 def _reroll(w, seat, me):
     if not w.args:
-        raise w.fail("reroll needs the dice to roll again, numbered from 0")
+        raise w.fail(Refusal("reroll needs the dice to roll again, numbered from 0"))
     return Reroll(seat, tuple(_count(w, a, "a die number (0, 1, ...)") for a in w.args))
 
 
 def _modify(w, seat, me):
     if len(w.args) != 2:
-        raise w.fail("modify takes a die and a change")
+        raise w.fail(Refusal("modify takes a die and a change"))
     die = _die(w, w.args[0])
     text = w.args[1].strip()
     if not re.fullmatch(r"[+-]?[12]", text):
-        raise w.fail(f"{w.args[1]!r} is not a change: use +1, -1, +2 or -2")
+        raise w.fail(Refusal("{text!r} is not a change: use +1, -1, +2 or -2", text=w.args[1]))
     delta = int(text)
     item = w.option("item")
     if item is not None:
@@ -210,7 +214,7 @@ def _modify(w, seat, me):
 
 def _roll_market(w, seat, me):
     if not w.args:
-        raise w.fail("roll-market needs the gem dice to roll")
+        raise w.fail(Refusal("roll-market needs the gem dice to roll"))
     return RollMarket(seat, tuple(_gem(w, a) for a in w.args))
 
 
@@ -219,10 +223,10 @@ def _sell(w, seat, me):
         gem = _gem(w, w.args[0])
         count = int((me.get("hold") or {}).get(gem, 0))
         if not count:
-            raise w.fail(f"you hold no {gem} to sell")
+            raise w.fail(Refusal("you hold no {gem} to sell", gem=Name(gem)))
         return Sell(seat, gem, count)
     if len(w.args) != 2:
-        raise w.fail("sell takes a gem and how many")
+        raise w.fail(Refusal("sell takes a gem and how many"))
     return Sell(seat, _gem(w, w.args[0]), _count(w, w.args[1], "a number of gems", 1))
 
 
@@ -238,27 +242,38 @@ _PLAY_VALUES = {
 def _play(w, seat, me):
     item = _component(w, _joined(w, "an item"), ITEMS, "an item")
     if item not in PLAY_ITEM_FIELDS:
-        own = "modify" if item in _DICE_ITEMS else "reroll or roll-market"
-        raise w.fail(f"{ITEMS[item].name} is played with {own}, not play")
+        raise w.fail(Refusal("{item} is played with modify, not play", item=_item(item))
+                     if item in _DICE_ITEMS else
+                     Refusal("{item} is played with reroll or roll-market, not play",
+                             item=_item(item)))
     values: dict = {}
     for name in PLAY_ITEM_FIELDS[item]:
         if name == "give":
             gems = w.options.pop("give", [])
             if len(gems) != 2:
-                raise w.fail(f"{ITEMS[item].name} needs --give twice (the two gems you trade in)")
+                raise w.fail(Refusal("{item} needs --give twice (the two gems you trade in)",
+                                     item=_item(item)))
             values["give"] = tuple(_gem(w, g) for g in gems)
             continue
         value = w.option(name)
         if value is None:
-            raise w.fail(f"{ITEMS[item].name} needs --{name}")
+            raise w.fail(Refusal("{item} needs --{option}", item=_item(item), option=name))
         values[name] = _PLAY_VALUES[name](w, value)
     return PlayItem(seat, item, **values)
+
+
+def _item(item: str) -> Name:
+    return Name(ITEMS[item].name)
+
+
+def _no_argument(w) -> Refusal:
+    return Refusal("{word} takes no argument, got {got}", word=w.word, got=" ".join(w.args))
 
 
 def _nothing(kind):
     def parse_bare(w, seat, me):
         if w.args:
-            raise w.fail(f"{w.word} takes no argument, got {' '.join(w.args)}")
+            raise w.fail(_no_argument(w))
         return kind(seat)
 
     return parse_bare

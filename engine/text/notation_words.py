@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from engine.board import HexNameError, parse_hex
 from engine.data import GEMS
+from engine.errors import Listed, Refusal, _Catalog, _in
 
 # What each word takes, as shown to a person who got it wrong (and in `help`).
 USAGE: dict[str, str] = {
@@ -54,12 +55,41 @@ def command_word(token: str) -> str:
 
 
 class NotationError(ValueError):
-    """A line that is not a command; the message quotes the line and says what is accepted."""
+    """A line that is not a command; the message quotes the line and says what is accepted.
 
-    def __init__(self, line: str, reason: str):
+    `reason` is a `Refusal` (engine/errors.py): its English is the text, its template and values
+    say it again in a reader's language (`translated(catalog)`, as a RuleError's)."""
+
+    def __init__(self, line: str, reason: Refusal):
         self.line = line
         self.reason = reason
         super().__init__(f"{line.strip()!r}: {reason}")
+
+    def translated(self, translations: _Catalog | None = None) -> str:
+        """The line and why it is no command, the reason in the catalog's language."""
+        if translations is None:
+            return str(self)
+        return f"{self.line.strip()!r}: {_in(self.reason, translations)}"
+
+
+# The parts of a reason that name what an argument should have been (`_component`, `_count`).
+_WHAT = {
+    "an item": (Refusal("an item"), Refusal("items")),
+    "a relic": (Refusal("a relic"), Refusal("relics")),
+    "a tile": (Refusal("a tile"), Refusal("tiles")),
+    "an objective": (Refusal("an objective"), Refusal("objectives")),
+    "a die item": (Refusal("a die item"), Refusal("items")),
+    "hex": (Refusal("hex"), None),
+    "gem": (Refusal("gem"), None),
+    "a number of gems": (Refusal("a number of gems"), None),
+    "a number of stone dice": (Refusal("a number of stone dice"), None),
+    "a die number (0, 1, ...)": (Refusal("a die number (0, 1, ...)"), None),
+}
+
+
+def commands_listed() -> Listed:
+    """The command words, one after another (a reason ends with them)."""
+    return Listed(WORDS)
 
 
 @dataclass
@@ -72,23 +102,25 @@ class _Words:
     options: dict[str, list[str]]
     names: Mapping[int, str] | None = None  # the players' names by seat, to type `to Ben`
 
-    def fail(self, reason: str) -> NotationError:
-        return NotationError(self.line, f"{reason} (write: {USAGE[self.word]})")
+    def fail(self, reason: Refusal) -> NotationError:
+        return NotationError(self.line, Refusal("{reason} (write: {usage})", reason=reason,
+                                                usage=USAGE[self.word]))
 
     def option(self, name: str) -> str | None:
         values = self.options.pop(name, [])
         if len(values) > 1:
-            raise self.fail(f"--{name} is given twice")
+            raise self.fail(Refusal("--{name} is given twice", name=name))
         return values[0] if values else None
 
     def done(self) -> None:
         if self.options:
-            raise self.fail(f"{self.word} does not take --{sorted(self.options)[0]}")
+            raise self.fail(Refusal("{word} does not take --{option}", word=self.word,
+                                    option=sorted(self.options)[0]))
 
 
 def _split(line: str) -> _Words:
     if not isinstance(line, str):
-        raise NotationError(str(line), "a command is a line of text")
+        raise NotationError(str(line), Refusal("a command is a line of text"))
     line = line.replace("\u3000", " ")  # a Japanese keyboard's wide space parts words too
     try:
         tokens = shlex.split(line, comments=False)
@@ -96,12 +128,12 @@ def _split(line: str) -> _Words:
         # An apostrophe in a name ("Miner's Hat") or an unclosed quote: words, quotes dropped.
         tokens = [t.strip("'\"") for t in line.split() if t.strip("'\"")]
     if not tokens:
-        raise NotationError(line, "an empty line; the commands are " + ", ".join(WORDS))
+        raise NotationError(line, Refusal("an empty line; the commands are {commands}",
+                                          commands=commands_listed()))
     word = command_word(tokens[0])
     if word not in USAGE:
-        raise NotationError(
-            line, f"unknown command {tokens[0]!r}; the commands are {', '.join(WORDS)}"
-        )
+        raise NotationError(line, Refusal("unknown command {word!r}; the commands are {commands}",
+                                          word=tokens[0], commands=commands_listed()))
     args: list[str] = []
     options: dict[str, list[str]] = {}
     rest = tokens[1:]
@@ -113,7 +145,9 @@ def _split(line: str) -> _Words:
             name = name.lower().replace("_", "-")
             if not eq:
                 if i + 1 >= len(rest) or rest[i + 1].startswith("--"):
-                    raise NotationError(line, f"--{name} needs a value (write: {USAGE[word]})")
+                    raise NotationError(line, Refusal("{reason} (write: {usage})", usage=USAGE[word],
+                                                      reason=Refusal("--{name} needs a value",
+                                                                     name=name)))
                 i += 1
                 value = rest[i]
             options.setdefault(name, []).append(value)
@@ -131,7 +165,7 @@ def _gem(w: _Words, text: str) -> str:
     word = text.strip().lower()
     matches = [gem for gem in GEMS if gem.startswith(word)] if word else []
     if len(matches) != 1:
-        raise w.fail(f"{text!r} is not a gem: use {', '.join(GEMS)}")
+        raise w.fail(Refusal("{text!r} is not a gem: use {gems}", text=text, gems=Listed(GEMS)))
     return matches[0]
 
 
@@ -140,7 +174,7 @@ def _hex(w: _Words, text: str) -> str:
     try:
         parse_hex(name)
     except HexNameError as error:
-        raise w.fail(str(error)) from None
+        raise w.fail(error.args[0]) from None
     return name
 
 
@@ -154,14 +188,17 @@ def _component(w: _Words, text: str, table: Mapping, what: str) -> str:
     starting = [known for known in table if known.startswith(ident)] if ident else []
     if len(starting) == 1:
         return starting[0]
-    known = f"; it may be {', '.join(starting)}" if starting else (
-        f"; the {what.split()[-1]}s are {', '.join(table)}" if len(table) <= 16 else "")
-    raise w.fail(f"{text!r} is not {what}{known}")
+    a, kinds = _WHAT[what]
+    known = Refusal("; it may be {names}", names=Listed(starting)) if starting else (
+        Refusal("; the {kinds} are {names}", kinds=kinds, names=Listed(table))
+        if len(table) <= 16 else "")
+    raise w.fail(Refusal("{text!r} is not {what}{known}", text=text, what=a, known=known))
 
 
 def _count(w: _Words, text: str, what: str, low: int = 0) -> int:
     if not re.fullmatch(r"\d+", text.strip()) or int(text) < low:
-        raise w.fail(f"{text!r} is not {what}")
+        raise w.fail(Refusal("{text!r} is not {what}{known}", text=text, what=_WHAT[what][0],
+                             known=""))
     return int(text)
 
 
@@ -182,9 +219,10 @@ def _player(w: _Words, text: str) -> int:
     for found in (exact, starting):
         if len(found) == 1:
             return found[0]
-    known = ", ".join(w.names.values()) if w.names else ""
-    raise w.fail(f"{text!r} is not a player" + (f": the players are {known}" if known else
-                                                 ": name them by seat number"))
+    if w.names:
+        raise w.fail(Refusal("{text!r} is not a player: the players are {names}", text=text,
+                             names=Listed(w.names.values())))
+    raise w.fail(Refusal("{text!r} is not a player: name them by seat number", text=text))
 
 
 # A command word's near misses (`mvoe`, `mov`): a line starting with one is read as a mistyped
@@ -230,18 +268,24 @@ def _die(w: _Words, text: str) -> str:
         return f"roll:{int(value)}"
     if not colon:
         return f"market:{_gem(w, value)}"
-    raise w.fail(f"{text!r} is not a die: use roll:N (a pending die) or market:GEM")
+    raise w.fail(Refusal("{text!r} is not a die: use roll:N (a pending die) or market:GEM",
+                         text=text))
 
 
 def _one(w: _Words, what: str) -> str:
     if len(w.args) != 1:
-        got = "nothing" if not w.args else " ".join(w.args)
-        raise w.fail(f"{w.word} takes one {what}, got {got}")
+        raise w.fail(Refusal("{word} takes one {what}, got {got}", word=w.word,
+                             what=_WHAT[what][0], got=got(w.args)))
     return w.args[0]
+
+
+def got(args: list[str]) -> str | Refusal:
+    """What a person gave where something else was wanted: their words, or "nothing"."""
+    return " ".join(args) if args else Refusal("nothing")
 
 
 def _joined(w: _Words, what: str) -> str:
     """An id argument may be typed as several words: `buy epic elixir`."""
     if not w.args:
-        raise w.fail(f"{w.word} needs {what}")
+        raise w.fail(Refusal("{word} needs {what}", word=w.word, what=_WHAT[what][0]))
     return " ".join(w.args)

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import engine
 from engine.commands import Command, GiveGem
+from engine.errors import Reasons, Refusal
 from engine.text.notation import (
     NotationError,
     alternatives,
@@ -145,7 +146,7 @@ class Script:
             try:
                 commands = parse_many(text, self.seat, view=view, names=self.names)
             except NotationError as error:
-                reasons.append(error.reason + _did_you_mean(text, self.names))
+                reasons.append(_did_you_mean(error.reason, text, self.names))
                 continue
             reason = refusal(state, commands[0])
             if reason is None:
@@ -154,14 +155,20 @@ class Script:
             reasons.append(reason)
         if len(reasons) == 1:
             return Step(index, line, None, reasons[0])
-        return Step(index, line, None, "none of its alternatives can be played now: "
-                    + "; ".join(f"`{text}`: {reason}" for text, reason
-                                in zip(alternatives(line.text), reasons, strict=True)))
+        return Step(index, line, None, Refusal(
+            "none of its alternatives can be played now: {reasons}", reasons=Reasons(
+                _alternative(text, reason) for text, reason
+                in zip(alternatives(line.text), reasons, strict=True))))
 
 
-def _did_you_mean(text: str, names) -> str:
+def _alternative(text: str, reason: Refusal) -> Refusal:
+    return Refusal("`{text}`: {reason}", text=text, reason=reason)
+
+
+def _did_you_mean(reason: Refusal, text: str, names) -> Refusal:
     guess = meant(text, names)
-    return f"; did you mean `{guess}`?" if guess else ""
+    return Refusal("{reason}; did you mean `{guess}`?", reason=reason,
+                   guess=guess) if guess else reason
 
 
 def refusal(state, command: Command) -> str | None:

@@ -6,7 +6,8 @@ which checks every message marked for them has its Japanese:
   UsageError or BadParameter is a `_()` lookup, not a bare English literal (the --help texts
   are extracted by client/help_messages.py and checked in tests/client/test_help_text.py);
 - the engine's refusals (engine/): every rule error and `Refusal` is given a literal template
-  (its values apart, engine/errors.py), and each template has its Japanese in engine.po."""
+  (its values apart, engine/errors.py), and each template has its Japanese in engine.po; so is
+  every reason the notation gives (a NotationError's, a line's `fail`: a Refusal, not text)."""
 
 from __future__ import annotations
 
@@ -73,11 +74,34 @@ REFUSALS = {"RuleError", "InvalidCommand", "IllegalCommand", "NotYourTurn", "Gam
 ENGINE_PO = ROOT / "engine/translations/ja/LC_MESSAGES/engine.po"
 
 
+# The notation's reasons (engine/text/notation_words.py): a NotationError's second argument and
+# what a line's words `fail` with are a Refusal, never a bare string.
+NOTATION = {"NotationError": 1, "fail": 0}
+
+
+def _unmarked_reason(node: ast.AST) -> bool:
+    """A notation reason written as text (a literal, an f-string, a concatenation): it would
+    reach a Japanese reader in English."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = getattr(node.func, "id", getattr(node.func, "attr", None))
+    at = NOTATION.get(name)
+    if at is None or len(node.args) <= at:
+        return False
+    arg = node.args[at]
+    return not (isinstance(arg, (ast.Name, ast.Attribute, ast.Subscript, ast.IfExp)) or (
+        isinstance(arg, ast.Call) and getattr(arg.func, "id", None) in REFUSALS | {"_no_argument"}
+    ) or (isinstance(arg, ast.Call) and getattr(arg.func, "attr", None) == "fail"))
+
+
 def _refusals(path: Path) -> tuple[list[str], list[str]]:
     """The templates of the refusals made in `path`, and where one is made of anything else than a
     literal template (an f-string, a concatenation, a .format()): no catalog could hold it."""
     templates, unmarked = [], []
     for node in ast.walk(ast.parse(path.read_text())):
+        if _unmarked_reason(node):
+            unmarked.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+            continue
         name = getattr(getattr(node, "func", None), "id", None)
         if not (isinstance(node, ast.Call) and name in REFUSALS and node.args):
             continue
@@ -106,3 +130,16 @@ def test_every_refusal_of_the_engine_is_a_template_with_its_japanese():
     untranslated = sorted({t for t in templates if not (japanese.get(t) and japanese.get(t).string)})
     assert untranslated == [], "run `make translations` and translate in engine.po:\n" + "\n".join(
         untranslated)
+
+
+def test_a_notation_reason_written_as_text_is_caught():
+    """The guard above fails on a NotationError whose reason is an f-string or a bare literal."""
+    sources = ['raise NotationError(line, f"{line} is wrong")', 'raise w.fail("no such gem")',
+               'raise NotationError(line, "an empty line; the commands are " + words)']
+    for source in sources:
+        tree = ast.parse(source)
+        assert any(_unmarked_reason(node) for node in ast.walk(tree)), source
+    kept = ['raise NotationError(line, Refusal("an empty line"))',
+            'raise w.fail(Refusal("{hex} is named twice", hex=h))', "raise w.fail(reason)"]
+    for source in kept:
+        assert not any(_unmarked_reason(node) for node in ast.walk(ast.parse(source))), source
