@@ -17,6 +17,7 @@ from pathlib import Path
 from babel.support import Translations
 
 import engine
+from engine.text.notation_words import NotationError
 
 LANGUAGES = ("en", "ja")
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
@@ -47,9 +48,10 @@ def engine_catalog() -> NullTranslations:
 
 
 def refusal(error: Exception) -> str:
-    """An error as the command line shows it: the engine's refusals (engine/errors.py) in the
-    language of `LANG`, any other as it is."""
-    if not isinstance(error, engine.RuleError) or language() == "en":
+    """An error as the command line shows it: the engine's refusals (engine/errors.py) and the
+    notation's reasons (a line that is no command) in the language of `LANG`, any other as it
+    is."""
+    if not isinstance(error, (engine.RuleError, NotationError)) or language() == "en":
         return str(error)
     return error.translated(engine_catalog())
 

@@ -16,8 +16,8 @@ compiled from the .po and that no message lacks its Japanese).
   sign-in link refused...) that reads as its English wherever it is a string (the mail log,
   the server's own tests of it) and is said again in each reader's language where it is shown:
   the API's error body, the error page, the answer to a mail (`say(text, lang)`).
-- `refusal(error, lang)`: a rule's refusal (the engine's RuleError or Refusal) in `lang`; `say`
-  and `translate` say an engine Refusal as they say a Said.
+- `refusal(error, lang)`: a rule's refusal (the engine's RuleError or Refusal, or the notation's
+  NotationError) in `lang`; `say` and `translate` say an engine Refusal as they say a Said.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from babel import dates as babel_dates
 from babel.support import Translations
 
 import engine
+from engine.text.notation_words import NotationError
 
 LANGUAGES: tuple[str, ...] = ("en", "ja")
 DEFAULT = "en"
@@ -153,14 +154,15 @@ def _said(message: str, values: dict) -> Said:
 def say(text, language: str | None):  # noqa: ANN001, ANN201
     """`text` in `language` when it is a `Said` or the engine's refusal; any other value as
     it is."""
-    if isinstance(text, (engine.Refusal, engine.RuleError)):
+    if isinstance(text, (engine.Refusal, engine.RuleError, NotationError)):
         return refusal(text, language)
     return text.said_in(language) if isinstance(text, Said) else text
 
 
-def refusal(error: engine.RuleError | engine.Refusal, language: str | None) -> str:
+def refusal(error: engine.RuleError | engine.Refusal | NotationError, language: str | None) -> str:
     """A rule's refusal in `language`: the engine's catalog fills its template (names in the
-    reader's words, hexes and numbers as they are); in English, the engine's own text."""
+    reader's words, hexes and numbers as they are); in English, the engine's own text. The
+    notation's NotationError too (a line quoted, why it is no command)."""
     if normal(language) == DEFAULT:
         return str(error)
     return error.translated(engine_catalog(language))

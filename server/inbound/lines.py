@@ -30,8 +30,8 @@ class Line:
     text: str
     kind: str  # word | command | say | typo (a command mistyped) | invalid | other
     word: str | None = None  # the mail word, for kind "word"
-    error: str | None = None  # why the line is not a command (typo, invalid, other; a Said when
-    # it is the server's own words)
+    error: str | None = None  # why the line is not a command (typo, invalid, other): a Said when
+    # it is the server's own words, the notation's Refusal (engine/errors.py) when the engine's
     said: str | None = None  # for kind "say": the message, as written after `say`
     argument: str = ""  # what a word with an argument is about (`explain NAME`)
 
@@ -70,22 +70,10 @@ def classify(text: str, number: int, seat: int | None, names=None) -> Line:
     try:
         notation.parse(text, seat if seat is not None else 0, names=names)
     except notation.NotationError as error:
+        # The notation's reason is the engine's Refusal: said in the reader's language.
         kind = "invalid" if firsts and firsts[0] in notation.WORDS else "other"
-        return Line(number, text, kind,
-                    error=unknown_command(text, error.reason) if kind == "other" else error.reason)
+        return Line(number, text, kind, error=error.reason)
     return Line(number, text, "command")
-
-
-def unknown_command(text: str, reason: str) -> str:
-    """The notation's "unknown command" hint for a line whose first word is no command, to be
-    said in the reader's language (any other reason stays as the notation wrote it)."""
-    for part in notation.alternatives(text):
-        first = part.split()[0]
-        if notation.command_word(first) not in notation.WORDS:
-            said = Said(N_("unknown command {word!r}; the commands are {commands}"), word=first,
-                        commands=", ".join(notation.WORDS))
-            return said if said == reason else reason
-    return reason
 
 
 def read_lines(texts: list[str], seat: int | None, names=None) -> list[Line]:

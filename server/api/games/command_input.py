@@ -17,8 +17,10 @@ from server.http.errors import fail, requester_language
 from server.plans.store import seat_names
 
 
-def from_notation(line: str, seat: int | None, state: Any) -> dict:
-    """A notation line (engine/text/notation.py) as the command dict `checked` checks."""
+def from_notation(line: str, seat: int | None, state: Any,
+                  language: Callable[[], str] = requester_language) -> dict:
+    """A notation line (engine/text/notation.py) as the command dict `checked` checks; 422 for
+    one that is no command, the notation's reason in `language()`."""
     if seat is None:
         fail(403, "you have no seat in this game: only its players send commands")
     players = [{"seat": p.seat, "hold": dict(p.hold), "items": list(p.items)}
@@ -26,7 +28,7 @@ def from_notation(line: str, seat: int | None, state: Any) -> dict:
     try:
         return engine.command_to_dict(notation.parse(line, seat, view={"players": players}))
     except notation.NotationError as error:
-        fail(422, str(error), notation=line)
+        fail(422, i18n.refusal(error, language()), notation=line)
 
 
 def checked(connection: Connection, game: GameRow, seat: int, command: dict,

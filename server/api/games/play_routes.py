@@ -215,7 +215,10 @@ class Commands(MethodView):
             try:
                 command = data.get("command")
                 if command is None:
-                    command = command_input.from_notation(data["notation"], caller.seat, state)
+                    command = command_input.from_notation(
+                        data["notation"], caller.seat, state,
+                        lambda: requester_language(
+                            lambda: posting.chosen_language(connection, caller.user_id)))
                 applied = _apply(connection, game, caller.seat, caller.user_id,
                                  command, expected, state, now)
                 if key is not None:

@@ -66,3 +66,23 @@ def test_a_body_gives_one_command(client, game, body, fragment):
     response = post(client, game_id, seats[0], body)
     assert_error(response, 422)
     assert fragment in str(response.json["details"]) + response.json["message"]
+
+
+def test_a_line_that_does_not_parse_is_refused_in_the_callers_language(client, game):
+    """Accept-Language: ja (no language chosen yet): the notation's reason in Japanese, the line
+    and the command words as typed."""
+    game_id, seats = game
+    version = client.get(f"/api/v1/games/{game_id}", headers=seats[0].headers).json["version"]
+    response = client.post(f"/api/v1/games/{game_id}/commands",
+                           json={"notation": "move 9z", "expected_version": version},
+                           headers={**seats[0].headers, "Accept-Language": "ja"})
+    assert_error(response, 422, "'move 9z': '9z' はマスの名前ではありません（'3b' のように、1〜9の"
+                                "行と英字1つ）（書き方：move HEX）")
+    response = client.post(f"/api/v1/games/{game_id}/commands",
+                           json={"notation": "fly 4b", "expected_version": version},
+                           headers={**seats[0].headers, "Accept-Language": "ja"})
+    assert_error(response, 422, "'fly 4b': 「fly」というコマンドはありません。コマンドは reveal、"
+                                "move、relocate、")
+    response = post(client, game_id, seats[0], {"notation": "move 9z", "expected_version": version})
+    assert_error(response, 422, "'move 9z': '9z' is not a hex name (expected a row 1-9 and a "
+                                "letter, like '3b') (write: move HEX)")
