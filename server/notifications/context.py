@@ -24,6 +24,7 @@ from server import i18n
 from server.config import Settings
 from server.games.seat_kinds import stand_in
 from server.games.table import table_of
+from server.i18n.stored import restored
 from server.messages.service import since_last_turn, told_line
 from server.notifications.board_text import board_sides, picture_words
 from server.notifications.headline import news
@@ -262,6 +263,8 @@ def build_context(
     language = reader.get("language")
     deadline = i18n.deadline(extra.pop("deadline", None), language, reader.get("time_zone"))
     left = i18n.time_left(extra.pop("time_left", None), language)
+    if extra.get("plan_stopped"):  # kept as JSON; a row written before holds its English
+        extra["plan_stopped"] = i18n.say(restored(extra["plan_stopped"]), language)
     names = seat_names(session, game, version)
     over = engine.is_terminal(state)
     decision_kind = None if over else engine.pending_kind(state)

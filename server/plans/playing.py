@@ -9,9 +9,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from engine.errors import Refusal
 from engine.text.script import Script, ScriptLine, described
 from server.games.service import apply_command
 from server.games.table import seat_names
+from server.i18n import N_, Said
+from server.i18n.stored import stored
 from server.plans.store import take
 
 
@@ -20,7 +23,9 @@ class PlanPlayed:
     user_id: int
     played: list[str] = field(default_factory=list)  # each command as the player reads it
     left: list[str] = field(default_factory=list)  # the lines not played
-    stopped: str = ""  # why the first line left could not be played ("" when none was left)
+    # Why the first line left could not be played ("" when none was left): a sentence kept as
+    # JSON (server/i18n/stored.py), said in the reader's language when the mail is written.
+    stopped: dict | str = ""
     state: Any = None  # the game's state after the plan
 
 
@@ -39,8 +44,12 @@ def play(session, game, state, seat: int, now: datetime) -> PlanPlayed | None:
         script.played(step)
         result.played.append(described(step, names))
     if script.stop is not None:
-        result.stopped = f'line {script.stop.line.number}, "{script.stop.line.text}": ' \
-                         f"{script.stop.reason}"
+        reason = script.stop.reason
+        if isinstance(reason, Refusal):
+            reason = reason.named(dict(names))  # players read names, never seat numbers
+        result.stopped = stored(Said(N_('line {number}, "{text}": {reason}'),
+                                     number=script.stop.line.number, text=script.stop.line.text,
+                                     reason=reason))
     result.left = [line.text for index, line in enumerate(script.lines)
                    if index not in script.used]
     result.state = state
