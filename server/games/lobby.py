@@ -208,7 +208,7 @@ def start_game(session: Session, game: Game, now: datetime, actor: str) -> None:
     try:
         service.apply_command(session, game, command, actor, now)
     except engine.RuleError as error:
-        fail(422, Said(N_("the game cannot start: {error}"), error=str(error)))
+        fail(422, Said(N_("the game cannot start: {error}"), error=error.refusal))
 
 
 def locked(session: Session, condition: Any) -> Game | None:

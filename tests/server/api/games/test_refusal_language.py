@@ -5,6 +5,10 @@ words."""
 
 from __future__ import annotations
 
+import engine
+from engine.errors import Name
+from server import i18n
+from server.games import lobby
 from tests.server.helpers import assert_error
 
 END_TURN_JA = "手番を終える前に、探検家をタイルに移動してください"
@@ -65,3 +69,25 @@ def test_a_refusal_names_the_players_never_their_seat_numbers(client, game):
         f"it is {first}'s turn, not {second}'s")
     assert _refused(client, game_id, seats[1], {"type": "end_turn"},
                     **{"Accept-Language": "ja"}) == f"今は{first}の手番です（{second}の手番ではありません）"
+
+
+def test_a_game_the_engine_will_not_start_is_refused_in_the_callers_language(client, ada, bob,
+                                                                             monkeypatch):
+    """"the game cannot start: {error}" (server/games/lobby.py): the engine's refusal inside it
+    is said in the caller's language too, its names in the same words."""
+    refusal = engine.IllegalCommand("you do not have the {item}", item=Name("Jolty Jackhammer"))
+
+    def refused(*_args, **_kwargs):
+        raise refusal
+
+    game = client.post("/api/v1/games", json={"seats": 2}, headers=ada.headers).json
+    client.post("/api/v1/games/join", json={"code": game["join_code"]}, headers=bob.headers)
+    monkeypatch.setattr(lobby.service, "apply_command", refused)
+    start = f"/api/v1/games/{game['id']}/start"
+    japanese = client.post(start, headers={**ada.headers, "Accept-Language": "ja"})
+    assert assert_error(japanese, 422)["message"] == "ゲームを始められません：" + (
+        refusal.translated(i18n.engine_catalog("ja")))
+    assert "ガタガタ削岩機" in japanese.json["message"]
+    english = client.post(start, headers=ada.headers)
+    assert assert_error(english, 422)["message"] == (
+        "the game cannot start: you do not have the Jolty Jackhammer")
