@@ -19,6 +19,7 @@ dry run) and asks for the next one with the state after it:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -133,6 +134,12 @@ class Script:
         return next((i for i, line in enumerate(self.lines) if line.error), len(self.lines))
 
     def _try(self, index: int, state) -> Step:
+        step = self._decide(index, state)
+        if isinstance(step.reason, Refusal) and self.names:  # players by name, not by seat
+            step = dataclasses.replace(step, reason=step.reason.named(dict(self.names)))
+        return step
+
+    def _decide(self, index: int, state) -> Step:
         line = self.lines[index]
         if line.error:
             return Step(index, line, None, line.error)

@@ -64,3 +64,12 @@ def test_the_run_ends_when_the_turn_passes():
     s = run(new_game(2), script("reveal 1b", "end", "reveal 1c"))
     assert [line.text for line in s.not_run()] == ["reveal 1c"]
     assert engine.current_player(new_game(2)) == 0
+
+
+def test_a_refused_line_names_the_players_not_their_seats():
+    state = set_player(on_rainbow(), 0, hold={"amethyst": 8})  # she must give gems away
+    s = run(state, script("give 2 amethyst to Ada", names={0: "Ada", 1: "Ben"}))
+    assert s.stop.line.text == "give 2 amethyst to Ada"
+    assert str(s.stop.reason) == "give the gem to another player, not Ada"
+    # A caller without names keeps the engine's own words.
+    assert str(run(state, script("give amethyst --to 0")).stop.reason).endswith("not seat 0")
