@@ -9,7 +9,7 @@ the cards' names and texts from the engine's.
 from __future__ import annotations
 
 from engine.data import GEMS, ITEMS, RELICS, ROYALTY_POINTS
-from engine.text.wording import component_name, objective_text, relic_category
+from engine.text.wording import Words, objective_text, relic_category
 from engine.text.wording import item_text as card_text
 from server import i18n
 from server.i18n import N_
@@ -23,21 +23,19 @@ TURN_WORDS = {"removal": N_("{who}'s removal turn {number}, {step} step"),
 
 
 class _Words:
-    """The recipient's words: `say` the server's sentences, `name` a card or gem by the engine's
-    catalog, `listed` parted by the language's comma."""
+    """The recipient's words: `say` the server's sentences; `cards` (engine.text.wording.Words)
+    names the cards, gems and categories by the engine's catalog; `listed` parts by the
+    language's comma."""
 
     def __init__(self, language: str | None) -> None:
         self.language = language
-        self.cards = i18n.engine_catalog(language)
+        self.cards = Words(i18n.engine_catalog(language))
 
     def say(self, message: str, **values) -> str:
         return i18n.translate(self.language, message, **values)
 
-    def name(self, component_id: str) -> str:
-        return self.cards.gettext(component_name(component_id))
-
     def listed(self, items) -> str:  # noqa: ANN001
-        return self.cards.gettext(", ").join(items)
+        return self.cards._(", ").join(items)
 
     def hold(self, hold: dict[str, int]) -> str:
         words = hold_words(hold)
@@ -52,7 +50,7 @@ def _turn(view: dict, names: dict[int, str], words: _Words) -> str:
         return ""
     who = names.get(turn["seat"], "?")
     text = words.say(TURN_WORDS.get(turn["kind"], N_("{who}'s turn {number}, {step} step")),
-                     who=who, number=turn["number"], step=words.cards.gettext(turn["phase"]))
+                     who=who, number=turn["number"], step=words.cards._(turn["phase"]))
     pending = view["pending"]
     if pending and pending["kind"] != "roll":
         what = PENDING_WORDS.get(pending["kind"])
@@ -65,9 +63,9 @@ def _player(player: dict, names: dict[int, str], viewer: int | None,
             rules_version: str | None, words: _Words) -> dict:
     seat = player["seat"]
     mine = seat == viewer
-    say, cards = words.say, words.cards
+    say, cards = words.say, words.cards.translations
     relics = [relic_category(r, cards) for r in player["relics"]]
-    relics += [say(N_("{relic} (reserved)"), relic=words.name(r))
+    relics += [say(N_("{relic} (reserved)"), relic=words.cards.name(r))
                for r in player["reserved_relics"]]
     lines = [
         say(N_("{points} points, {coins} coins, hold {hold}, stone dice {dice}"),
@@ -76,7 +74,7 @@ def _player(player: dict, names: dict[int, str], viewer: int | None,
         say(N_("on {where}"), where=player["position"] or say(N_("the airship")))
         + (say(N_(", finished")) if player["finished"] else ""),
         say(N_("Relics: {relics}"), relics=words.listed(relics) or say(N_("none"))),
-        say(N_("Royalty token: {token}"), token=words.name(player["royalty_token"])
+        say(N_("Royalty token: {token}"), token=words.cards.name(player["royalty_token"])
             if player["royalty_token"] else say(N_("none")))
         + (say(N_(", the Iridia Stone")) if player["iridia_stone"] else ""),
     ]
@@ -85,7 +83,7 @@ def _player(player: dict, names: dict[int, str], viewer: int | None,
                   for i in player["items"]]
     elif player["items"]:
         lines.append(say(N_("Items: {items}"),
-                         items=words.listed(words.name(i) for i in player["items"])))
+                         items=words.listed(words.cards.name(i) for i in player["items"])))
     objectives = player.get("objectives")
     if objectives is not None:
         lines += [say(N_("Objective: {text}"), text=objective_text(o, rules_version, cards))
@@ -106,19 +104,19 @@ def board_sides(view: dict, names: dict[int, str], language: str | None = None) 
     players = sorted(view["players"], key=lambda p: (p["seat"] != viewer, p["seat"]))
     return {
         "turn": _turn(view, names, words),
-        "market": [say(N_("{gem} {value} (supply {supply})"), gem=words.cards.gettext(gem),
+        "market": [say(N_("{gem} {value} (supply {supply})"), gem=words.cards.gem(gem),
                        value=market["gem_values"][gem], supply=market["supply"][gem])
                    for gem in GEMS],
         "stone_dice": market["stone_dice"],
-        "relics": [say(N_("{relic}: {gems}, {points} pts, {category}"), relic=words.name(r),
+        "relics": [say(N_("{relic}: {gems}, {points} pts, {category}"), relic=words.cards.name(r),
                        gems=gems_needed(RELICS[r].requirement()), points=RELICS[r].points,
-                       category=words.cards.gettext(RELICS[r].category))
+                       category=words.cards.category(RELICS[r].category))
                    for r in market["relics"]],
         "relic_deck": market["relic_deck"],
-        "items": [say(N_("{item}: {cost} coins"), item=words.name(i), cost=ITEMS[i].cost)
+        "items": [say(N_("{item}: {cost} coins"), item=words.cards.name(i), cost=ITEMS[i].cost)
                   for i in market["items"]],
         "item_deck": market["item_deck"],
-        "royalty": words.listed(say(N_("{token} ({points} pts)"), token=words.name(t),
+        "royalty": words.listed(say(N_("{token} ({points} pts)"), token=words.cards.name(t),
                                     points=ROYALTY_POINTS[t])
                                 for t in market["royalty_tokens"]) or say(N_("none")),
         "players": [_player(p, names, viewer, view.get("rules_version"), words)
